@@ -1,0 +1,571 @@
+"""The one shape every game shares: rules objects over immutable states.
+
+A game is a stateless :class:`Game` object (one per rule family) working on frozen state
+dataclasses. The server, the bots, the CLI and the tests all drive games through this API:
+
+* ``new_state(config)`` starts a hand (a round) at a table;
+* ``to_act(state)`` says who acts now: a tuple of seats (one seat in turn-based phases, several
+  in simultaneous phases such as a betting window), :data:`CHANCE` when the deck must be
+  shuffled or the dice rolled, or ``None`` once the hand is over;
+* ``legal_actions(state)`` lists every legal action of every seat that may act now, plus the
+  table's own actions (``seat=None``: closing a betting window on the server's clock);
+  ``amount_ranges(state)`` gives the legal amount interval of amount-carrying actions;
+* ``apply(state, event)`` validates and returns a new state; an illegal action raises
+  :class:`~sanh.errors.IllegalActionError` and leaves the state untouched;
+* ``observe(state, viewer)`` is the per-seat view: only what that seat may see;
+* ``default_action(state, seat, reason)`` is what a timeout, a disconnection or leaving does;
+* ``settle(state)`` is the result as data, summing to zero across seats, house, fees,
+  clan treasuries and breakage.
+
+Chance is data: the engine never draws randomness. When ``to_act`` is :data:`CHANCE`,
+``chance_spec`` says what is needed and the caller applies a :class:`Shuffle` (a deck order)
+or a :class:`Roll` (dice) made with :mod:`sanh.cards.rng`.
+
+Every state dataclass has ``config``, ``version`` and ``history`` fields; :meth:`Game.apply`
+bumps the version and appends the event, so a state's history replays to the same state.
+
+Rounding policy (sanh-wide): a payout is an integer amount from one payer split among its
+recipients (the winner, the fee, a clan treasury); each recipient's share rounds down to a
+whole unit and the integer remainder is booked to ``breakage``. A 0.95:1 win is a 1:1 win less
+a 5 % commission kept by the house: the player gets ``floor(0.95 x stake)``, the house keeps
+``floor(0.05 x stake)`` and the remainder unit (if any) goes to breakage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
+
+from sanh.cards.card import Card
+from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.types import Chips, Seat
+
+__all__ = [
+    "CHANCE",
+    "Action",
+    "AmountRange",
+    "Chance",
+    "ChanceAction",
+    "ChanceSpec",
+    "Event",
+    "Game",
+    "GameInfo",
+    "GameState",
+    "OptionSpec",
+    "OptionValue",
+    "Reason",
+    "Roll",
+    "Settlement",
+    "SettlementLine",
+    "Shuffle",
+    "TableConfig",
+    "Turn",
+    "View",
+    "normalize_name",
+]
+
+
+class Chance(Enum):
+    """The chance player: the deck or the dice."""
+
+    CHANCE = "chance"
+
+
+CHANCE = Chance.CHANCE
+"""Returned by :meth:`Game.to_act` when a shuffle or a roll is needed."""
+
+Turn: TypeAlias = "tuple[Seat, ...] | Chance | None"
+"""Who acts now: seats, the chance player, or nobody (the hand is over)."""
+
+Reason: TypeAlias = Literal["timeout", "disconnect", "leave"]
+"""Why the server asks a game for a seat's default action."""
+
+OptionValue: TypeAlias = "str | int | bool"
+"""The value of one rule option."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base class of every player action. Subclasses are frozen dataclasses adding fields.
+
+    ``seat`` is the acting seat, or ``None`` for the table itself (its clock or its dealer).
+    """
+
+    seat: Seat | None
+
+    def __str__(self) -> str:
+        who = "t" if self.seat is None else f"p{self.seat + 1}"
+        parts = [who, type(self).__name__.lower()]
+        for f in dataclasses.fields(self)[1:]:
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                parts.append("".join(str(v) for v in value) or "-")
+            else:
+                parts.append(str(value))
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """A chance event: the order of the deck, top card first."""
+
+    order: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "d shuffle " + "".join(str(c) for c in self.order)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """A chance event: dice values."""
+
+    dice: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "d roll " + "".join(str(d) for d in self.dice)
+
+
+ChanceAction: TypeAlias = Shuffle | Roll
+Event: TypeAlias = Action | Shuffle | Roll
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceSpec:
+    """What the chance player must supply now."""
+
+    kind: Literal["shuffle", "roll"]
+    deck: tuple[Card, ...] = ()
+    """For a shuffle: the cards to order (any permutation of them is valid)."""
+    dice: int = 0
+    """For a roll: how many dice."""
+    sides: int = 6
+    """For a roll: faces per die."""
+
+
+@dataclass(frozen=True, slots=True)
+class AmountRange:
+    """The legal amounts of an amount-carrying action: ``template`` with ``field`` in range.
+
+    Every integer amount from ``min`` to ``max`` (inclusive) that is a multiple of ``step`` above
+    ``min`` is legal, and so is ``max`` itself.
+    """
+
+    template: Action
+    min: Chips
+    max: Chips
+    field: str = "amount"
+    step: Chips = 1
+
+    def at(self, amount: Chips) -> Action:
+        """The action with this amount."""
+        return dataclasses.replace(self.template, **{self.field: amount})
+
+    def __contains__(self, amount: object) -> bool:
+        return (
+            isinstance(amount, int)
+            and self.min <= amount <= self.max
+            and (amount == self.max or (amount - self.min) % self.step == 0)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A rule option of a game (a flag of RULES.md), with its default and allowed values."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...] = ()
+    """Allowed values; empty means any value of the default's type."""
+    help: str = ""
+
+    def check(self, value: object) -> OptionValue:
+        """Validate one value; :class:`ConfigError` if it is not allowed."""
+        kind = type(self.default)
+        if kind is int and isinstance(value, bool):
+            raise ConfigError(f"option {self.name}: expected an integer, got {value!r}")
+        if not isinstance(value, kind):
+            raise ConfigError(f"option {self.name}: expected {kind.__name__}, got {value!r}")
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise ConfigError(f"option {self.name}: {value!r} is not one of {allowed}")
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Metadata declared once per game (python-chess variant style)."""
+
+    id: str
+    """Registry id, ASCII kebab-case: ``three-card-poker``."""
+    name: str
+    """English name."""
+    name_vi: str
+    """Vietnamese name."""
+    seats_min: int
+    seats_max: int
+    deck: str
+    """``"52"``, ``"36"``, ``"28"`` or ``"dice"``."""
+    banked: bool
+    """True for house-banked games (the house is the counterparty)."""
+    max_actions: int
+    """An upper bound on events in one hand; the conformance suite enforces it."""
+    rules_source: str
+    """Where the rules come from: RULES.md sections and seed files."""
+    aliases: tuple[str, ...] = ()
+    options: tuple[OptionSpec, ...] = ()
+    action_types: tuple[type[Action], ...] = ()
+    """Every action class of the game, for parsing histories and wire messages."""
+    counts_xp: bool = True
+    """Whether the hand counts play time and personal XP (Tài Xỉu does not)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A table's setup for one hand. Amounts are in minor units.
+
+    ``stacks`` is what each seat can commit in this hand: the table stake (buy-in) in Tẩy
+    games, the account balance elsewhere. ``carry`` is the per-game data carried from the
+    previous hand at the table (button, previous winner, a carried pot), from
+    :meth:`Game.carry`.
+    """
+
+    seats: int
+    stake: Chips = 100
+    """The table bet level L."""
+    stacks: tuple[Chips, ...] = ()
+    options: tuple[tuple[str, OptionValue], ...] = ()
+    host: Seat = 0
+    carry: Any = None
+    clan_members: tuple[bool, ...] = ()
+    """Per seat: whether the player belongs to a clan (Tài Xỉu clan shares and XP)."""
+
+    @staticmethod
+    def make(
+        *,
+        seats: int,
+        stake: Chips = 100,
+        stacks: Sequence[Chips] | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+        host: Seat = 0,
+        carry: Any = None,
+        clan_members: Sequence[bool] | None = None,
+    ) -> TableConfig:
+        """Build a config; ``stacks`` defaults to 1,000 L per seat."""
+        return TableConfig(
+            seats=seats,
+            stake=stake,
+            stacks=tuple(stacks) if stacks is not None else (stake * 1000,) * seats,
+            options=tuple(sorted((options or {}).items())),
+            host=host,
+            carry=carry,
+            clan_members=tuple(clan_members) if clan_members is not None else (False,) * seats,
+        )
+
+    @property
+    def option_map(self) -> dict[str, OptionValue]:
+        """The options set explicitly, as a dict."""
+        return dict(self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementLine:
+    """One itemised line: ``seat`` (``None`` = the house or bank) gains ``amount`` (signed)."""
+
+    seat: Seat | None
+    item: str
+    """What the line is for: a bet (``ante``, ``pair_plus``), ``pot``, ``fee``, ``cut``..."""
+    amount: Chips
+    stake: Chips = 0
+    """The stake the line settles, when it settles a bet."""
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The result of a hand as data.
+
+    ``deltas[s]`` is seat ``s``'s net change. ``house`` is the house's (or system bank's) net,
+    ``fee`` the fees taken, ``clan_share[s]`` the part of seat ``s``'s winnings sent to its
+    clan treasury, ``breakage`` the rounding remainder. Everything sums to zero.
+    """
+
+    deltas: tuple[Chips, ...]
+    house: Chips = 0
+    fee: Chips = 0
+    breakage: Chips = 0
+    clan_share: tuple[Chips, ...] = ()
+    clan_xp: tuple[int, ...] = ()
+    lines: tuple[SettlementLine, ...] = ()
+    detail: tuple[tuple[str, Any], ...] = field(default=())
+    """Game-specific result facts (winner, hands shown...), for display and recall."""
+
+    @property
+    def total(self) -> Chips:
+        """The sum that must be zero."""
+        return sum(self.deltas) + self.house + self.fee + self.breakage + sum(self.clan_share)
+
+    def check(self) -> None:
+        """Assert the settlement balances and its lines agree with its deltas."""
+        assert self.total == 0, f"settlement does not balance: {self.total} ({self})"
+        assert self.fee >= 0 and self.breakage >= 0, "fees and breakage are never negative"
+        assert all(share >= 0 for share in self.clan_share), "clan shares are never negative"
+        if self.lines:
+            per_seat = [0] * len(self.deltas)
+            for line in self.lines:
+                if line.seat is not None:
+                    per_seat[line.seat] += line.amount
+            assert tuple(per_seat) == self.deltas, (
+                f"lines {per_seat} disagree with deltas {self.deltas}"
+            )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View:
+    """What one seat (or a spectator, ``viewer=None``) may see. Games subclass it.
+
+    Hidden cards are ``None`` in card tuples, or are left out.
+    """
+
+    game: str
+    version: int
+    viewer: Seat | None
+    to_act: tuple[Seat, ...]
+    """Seats that may act now (empty while dealing or once over)."""
+    legal_actions: tuple[Action, ...]
+    """The viewer's own legal actions (none for a spectator)."""
+    amount_ranges: tuple[AmountRange, ...]
+    """The viewer's own legal amount ranges."""
+    terminal: bool
+
+
+class GameState(Protocol):
+    """Every state dataclass has these fields."""
+
+    @property
+    def config(self) -> TableConfig: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def history(self) -> tuple[Event, ...]: ...
+
+
+S = TypeVar("S", bound=GameState)
+
+
+class Game(Generic[S]):
+    """Base class of every game's rules. Subclasses declare ``info`` and the abstract parts."""
+
+    info: ClassVar[GameInfo]
+
+    # ----- to implement -------------------------------------------------------------
+    def new_state(self, config: TableConfig) -> S:
+        """The state at the start of a hand. :raises ConfigError: on an impossible config."""
+        raise NotImplementedError
+
+    def to_act(self, state: S) -> tuple[Seat, ...] | Chance | None:
+        """Seats that may act, :data:`CHANCE`, or ``None`` once the hand is over."""
+        raise NotImplementedError
+
+    def chance_spec(self, state: S) -> ChanceSpec:
+        """What the chance player must supply (only when ``to_act`` is :data:`CHANCE`)."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> tuple[Action, ...]:
+        """Every legal action now: all acting seats', and the table's (``seat=None``).
+
+        Amount-carrying actions appear at their minimum and maximum; see
+        :meth:`amount_ranges` for the full intervals.
+        """
+        raise NotImplementedError
+
+    def amount_ranges(self, state: S) -> tuple[AmountRange, ...]:
+        """The legal amount intervals of amount-carrying actions (none by default)."""
+        return ()
+
+    def validate_action(self, state: S, action: Action) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal.
+
+        Called by :meth:`validate` after it has checked that the hand is not over, that no
+        chance event is pending, and that the seat may act now.
+        """
+        raise NotImplementedError
+
+    def transition(self, state: S, event: Event) -> S:
+        """The next state after a validated event (version and history are handled by apply)."""
+        raise NotImplementedError
+
+    def observe(self, state: S, viewer: Seat | None) -> View:
+        """What ``viewer`` may see (``None``: a spectator)."""
+        raise NotImplementedError
+
+    def settle(self, state: S) -> Settlement:
+        """The settlement of a terminal state."""
+        raise NotImplementedError
+
+    def default_action(self, state: S, seat: Seat | None, reason: Reason) -> Action | None:
+        """The action a timeout, a disconnection or leaving takes for ``seat`` now.
+
+        ``seat=None`` asks for the table's action when a window's deadline passes.
+        ``None`` means nothing needs to happen for that seat.
+        """
+        raise NotImplementedError
+
+    def carry(self, state: S) -> Any:
+        """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none)."""
+        return None
+
+    # ----- provided -----------------------------------------------------------------
+    def options(self, config: TableConfig) -> dict[str, OptionValue]:
+        """The table's options with defaults filled in.
+
+        :raises ConfigError: on an unknown option or a value not allowed.
+        """
+        specs = {spec.name: spec for spec in self.info.options}
+        resolved: dict[str, OptionValue] = {name: spec.default for name, spec in specs.items()}
+        for name, value in config.options:
+            spec = specs.get(name)
+            if spec is None:
+                raise ConfigError(f"{self.info.id}: unknown option {name!r}")
+            resolved[name] = spec.check(value)
+        return resolved
+
+    def check_config(self, config: TableConfig) -> None:
+        """Common config checks: seat count, stake, stacks.
+
+        :raises ConfigError: if the config is impossible for this game.
+        """
+        info = self.info
+        if not info.seats_min <= config.seats <= info.seats_max:
+            raise ConfigError(
+                f"{info.id} seats {info.seats_min}..{info.seats_max}, not {config.seats}"
+            )
+        if config.stake <= 0:
+            raise ConfigError(f"the bet level must be positive, not {config.stake}")
+        if len(config.stacks) != config.seats:
+            raise ConfigError(f"{len(config.stacks)} stacks for {config.seats} seats")
+        if any(stack < 0 for stack in config.stacks):
+            raise ConfigError("a stack is negative")
+        if not 0 <= config.host < config.seats:
+            raise ConfigError(f"host seat {config.host} is not at the table")
+        self.options(config)
+
+    def validate(self, state: S, event: Event) -> None:
+        """Raise :class:`IllegalActionError` unless ``event`` may be applied now."""
+        turn = self.to_act(state)
+        if turn is None:
+            raise IllegalActionError(event, "the hand is over", state.version)
+        if isinstance(event, Shuffle | Roll):
+            if turn is not CHANCE:
+                raise IllegalActionError(event, "no deal or roll is due", state.version)
+            _validate_chance(self.chance_spec(state), event, state.version)
+            return
+        if not isinstance(event, Action):
+            raise IllegalActionError(event, "not an action", state.version)
+        if turn is CHANCE:
+            raise IllegalActionError(event, "waiting for the deal", state.version)
+        if not isinstance(event, self.info.action_types):
+            raise IllegalActionError(event, f"not an action of {self.info.id}", state.version)
+        if event.seat is not None:
+            if not 0 <= event.seat < state.config.seats:
+                raise IllegalActionError(event, "no such seat", state.version)
+            if event.seat not in turn:
+                raise NotYourTurnError(
+                    event, f"seat p{event.seat + 1} may not act now", state.version
+                )
+        self.validate_action(state, event)
+
+    def is_legal(self, state: S, event: Event) -> bool:
+        """Whether :meth:`apply` would accept ``event``."""
+        try:
+            self.validate(state, event)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, state: S, event: Event) -> S:
+        """Validate ``event`` and return the next state; ``state`` is never modified.
+
+        :raises IllegalActionError: if ``event`` is not legal now.
+        """
+        self.validate(state, event)
+        nxt = self.transition(state, event)
+        return dataclasses.replace(  # type: ignore[type-var]
+            nxt, version=state.version + 1, history=(*state.history, event)
+        )
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the hand is over."""
+        return self.to_act(state) is None
+
+    def legal_actions_for(self, state: S, seat: Seat | None) -> tuple[Action, ...]:
+        """The legal actions of one seat (or of the table, ``seat=None``)."""
+        turn = self.to_act(state)
+        if not isinstance(turn, tuple):
+            return ()
+        return tuple(a for a in self.legal_actions(state) if a.seat == seat)
+
+    def amount_ranges_for(self, state: S, seat: Seat | None) -> tuple[AmountRange, ...]:
+        """The legal amount ranges of one seat."""
+        turn = self.to_act(state)
+        if not isinstance(turn, tuple):
+            return ()
+        return tuple(r for r in self.amount_ranges(state) if r.template.seat == seat)
+
+    def view_base(self, state: S, viewer: Seat | None) -> dict[str, Any]:
+        """The common :class:`View` fields, for subclasses' ``observe``."""
+        turn = self.to_act(state)
+        seats = turn if isinstance(turn, tuple) else ()
+        mine = viewer is not None and viewer in seats
+        return {
+            "game": self.info.id,
+            "version": state.version,
+            "viewer": viewer,
+            "to_act": seats,
+            "legal_actions": self.legal_actions_for(state, viewer) if mine else (),
+            "amount_ranges": self.amount_ranges_for(state, viewer) if mine else (),
+            "terminal": turn is None,
+        }
+
+    def replay(self, config: TableConfig, events: Sequence[Event]) -> S:
+        """Apply ``events`` to a new state, validating each."""
+        state = self.new_state(config)
+        for event in events:
+            state = self.apply(state, event)
+        return state
+
+
+def _validate_chance(spec: ChanceSpec, event: Shuffle | Roll, version: int) -> None:
+    if spec.kind == "shuffle":
+        if not isinstance(event, Shuffle):
+            raise IllegalActionError(event, "a shuffle is due", version)
+        if sorted(event.order) != sorted(spec.deck):
+            raise IllegalActionError(event, "not a permutation of the deck", version)
+    else:
+        if not isinstance(event, Roll):
+            raise IllegalActionError(event, "a roll is due", version)
+        if len(event.dice) != spec.dice or not all(1 <= d <= spec.sides for d in event.dice):
+            raise IllegalActionError(event, f"needs {spec.dice} dice of 1..{spec.sides}", version)
+
+
+def normalize_name(name: str) -> str:
+    """Fold a game name for lookup: lower case, no diacritics, ``-`` between words.
+
+    >>> normalize_name("Tiến lên miền Nam")
+    'tien-len-mien-nam'
+    >>> normalize_name("Tài_Xỉu")
+    'tai-xiu'
+    """
+    text = name.strip().lower().replace("đ", "d").replace("Đ", "d")
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    for sep in ("_", " ", "/"):
+        text = text.replace(sep, "-")
+    while "--" in text:
+        text = text.replace("--", "-")
+    return text.strip("-")

@@ -1,0 +1,1 @@
+"""Notation: JSON forms of actions, views and settlements; hand histories."""
