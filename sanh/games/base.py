@@ -417,8 +417,26 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def carry(self, state: S) -> Any:
-        """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none)."""
+        """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
+
+        It must be JSON-compatible (ints, strings, tuples, dicts) to fit hand histories.
+        """
         return None
+
+    def render_text(self, view: View) -> str:
+        """A plain-text picture of a view for the terminal table (``sanh play``).
+
+        Games override this; the default lists the view's fields.
+        """
+        lines = []
+        for f in dataclasses.fields(view):
+            if f.name in {"legal_actions", "amount_ranges", "game", "viewer"}:
+                continue
+            value = getattr(view, f.name)
+            if isinstance(value, tuple):
+                value = " ".join("??" if v is None else str(v) for v in value)
+            lines.append(f"{f.name}: {value}")
+        return "\n".join(lines)
 
     # ----- provided -----------------------------------------------------------------
     def options(self, config: TableConfig) -> dict[str, OptionValue]:
