@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install run test lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py sanh/eval/_speedups.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

@@ -1,94 +1,159 @@
 """High poker hands of 5, 6 and 7 cards (RULES.md §3.1), best five of N.
 
-``evaluate(cards)`` returns an integer strength: higher is stronger, equal ties. The category is
+``evaluate(cards)`` returns an integer strength: higher is stronger, equal ties. A strength is the
+index of the hand's class in :data:`sanh.eval.lookup.POKER_LOOKUP`, from 0 (7-5-4-3-2 of mixed
+suits) to 7,461 (a royal flush); there are 7,462 classes. The category is
 ``category_of(strength)``. Straights run A-high or A-low (A-2-3-4-5, the lowest) and never wrap;
 suits never break ties.
+
+Two implementations give identical results: the C speedups (:mod:`sanh.eval._speedups`, built by
+``make install``; about 0.1 µs a call) and a pure-Python fallback over the same tables. See
+``BENCHMARKS.md`` for the measurements behind this choice.
 
 >>> from sanh.cards import parse_cards
 >>> evaluate(parse_cards("As Ks Qs Js Ts")) > evaluate(parse_cards("9h 9d 9c 9s 2d"))
 True
 >>> category_of(evaluate(parse_cards("5c 4d 3h 2s Ad Kc Kd")))
 <HandCategory.STRAIGHT: 4>
+>>> evaluate(parse_cards("As Ks Qs Js Ts")), evaluate(parse_cards("7c 5d 4h 3s 2c"))
+(7461, 0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from enum import IntEnum
-from itertools import combinations
+from array import array
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from sanh.eval._backend import SPEEDUPS
+from sanh.eval.lookup import POKER_LOOKUP, HandCategory, rank_key
 
 __all__ = ["HandCategory", "category_of", "evaluate", "evaluate5"]
 
+EMPTY = 0xFFFF
+"""Marks an unused slot in the flush table."""
 
-class HandCategory(IntEnum):
-    """Five-card categories, weakest to strongest (royal flush is the top straight flush)."""
-
-    HIGH_CARD = 0
-    ONE_PAIR = 1
-    TWO_PAIR = 2
-    THREE_OF_A_KIND = 3
-    STRAIGHT = 4
-    FLUSH = 5
-    FULL_HOUSE = 6
-    FOUR_OF_A_KIND = 7
-    STRAIGHT_FLUSH = 8
-    ROYAL_FLUSH = 9
-
-
-_SHIFT = 20
-
-
-def _pack(category: int, ranks: Sequence[int]) -> int:
-    value = category
-    for r in ranks:
-        value = (value << 4) | r
-    return value << (4 * (5 - len(ranks)))
+_POW5 = tuple(5**rank for rank in range(13))
+_CATEGORIES = POKER_LOOKUP.categories
 
 
 def category_of(strength: int) -> HandCategory:
-    """The category of a strength returned by :func:`evaluate`."""
-    return HandCategory(strength >> _SHIFT)
+    """The category of a strength returned by :func:`evaluate`.
+
+    :raises ValueError: if ``strength`` is not a poker strength.
+    """
+    if 0 <= strength < 7462:
+        return _CATEGORIES[strength]
+    raise ValueError(f"not a poker strength: {strength!r}")
 
 
-def evaluate5(cards: Sequence[int]) -> int:
-    """The strength of exactly five cards (compact integer cards)."""
-    ranks = sorted((c >> 2 for c in cards), reverse=True)
-    flush = len({c & 3 for c in cards}) == 1
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    distinct = len(counts)
-    straight_top = -1
-    if distinct == 5:
-        if ranks[0] - ranks[4] == 4:
-            straight_top = ranks[0]
-        elif ranks == [12, 3, 2, 1, 0]:
-            straight_top = 3
-    if straight_top >= 0 and flush:
-        category = HandCategory.ROYAL_FLUSH if straight_top == 12 else HandCategory.STRAIGHT_FLUSH
-        return _pack(category, [straight_top])
-    if groups[0][1] == 4:
-        return _pack(HandCategory.FOUR_OF_A_KIND, [groups[0][0], groups[1][0]])
-    if groups[0][1] == 3 and groups[1][1] == 2:
-        return _pack(HandCategory.FULL_HOUSE, [groups[0][0], groups[1][0]])
-    if flush:
-        return _pack(HandCategory.FLUSH, ranks)
-    if straight_top >= 0:
-        return _pack(HandCategory.STRAIGHT, [straight_top])
-    if groups[0][1] == 3:
-        return _pack(HandCategory.THREE_OF_A_KIND, [g[0] for g in groups])
-    if groups[0][1] == 2 and groups[1][1] == 2:
-        return _pack(HandCategory.TWO_PAIR, [g[0] for g in groups])
-    if groups[0][1] == 2:
-        return _pack(HandCategory.ONE_PAIR, [g[0] for g in groups])
-    return _pack(HandCategory.HIGH_CARD, ranks)
+def five_card_tables() -> tuple[array[int], array[int], array[int]]:
+    """The five-card tables, from :data:`POKER_LOOKUP`: the data every other table derives from.
+
+    :return: ``(keys, values, flush)``: the count key (uint32) and strength (uint16) of each of the
+        6,175 rank multisets of five cards not all of one suit, and the strength of a flush by its
+        13-bit rank mask (uint16, 8,192 entries; :data:`EMPTY` where the mask has not 5 bits).
+    """
+    keys = array("I")
+    values = array("H")
+    flush = array("H", [EMPTY]) * 8192
+    for index, (pattern, suited) in enumerate(POKER_LOOKUP.patterns):
+        if suited:
+            flush[sum([1 << rank for rank in pattern])] = index
+        else:
+            keys.append(rank_key(pattern))
+            values.append(index)
+    return keys, values, flush
 
 
-def evaluate(cards: Sequence[int]) -> int:
-    """The strength of the best five of 5, 6 or 7 cards."""
+@cache
+def pure_tables() -> tuple[dict[int, int], list[int]]:
+    """The best-five-of-N tables of the pure-Python path, built on first use (about 0.2 s).
+
+    :return: the strength of every rank multiset of 5, 6 or 7 cards by count key (when no five
+        cards share a suit), and of every flush by its rank mask (5 to 7 bits).
+    """
+    keys, values, flush5 = five_card_tables()
+    layer = dict(zip(keys, values, strict=True))
+    unsuited = dict(layer)
+    for _ in (6, 7):
+        bigger: dict[int, int] = {}
+        for key, value in layer.items():
+            for power in _POW5:
+                if key // power % 5 < 4:
+                    grown = key + power
+                    if bigger.get(grown, -1) < value:
+                        bigger[grown] = value
+        unsuited.update(bigger)
+        layer = bigger
+    flush = list(flush5)
+    for bits in (6, 7):
+        for mask in range(8192):
+            if mask.bit_count() == bits:
+                flush[mask] = max(flush[mask ^ (1 << r)] for r in range(13) if mask >> r & 1)
+    return unsuited, flush
+
+
+def check_cards(cards: Sequence[int], low: int, high: int, what: str) -> None:
+    """Raise ValueError unless ``cards`` holds ``low``..``high`` distinct card indices."""
+    if not low <= len(cards) <= high:
+        needs = f"{low}" if low == high else f"{low} to {high}"
+        raise ValueError(f"{what} needs {needs} cards, got {len(cards)}")
+    seen = 0
+    for card in cards:
+        if not 0 <= card < 52:
+            raise ValueError(f"card index out of range: {card!r}")
+        if seen >> card & 1:
+            raise ValueError(f"duplicate card {'23456789TJQKA'[card >> 2]}{'cdhs'[card & 3]}")
+        seen |= 1 << card
+
+
+def evaluate_python(cards: Sequence[int]) -> int:
+    """The pure-Python :func:`evaluate` (the fallback, and a cross-check of the C path)."""
+    check_cards(cards, 5, 7, "evaluate")
     if len(cards) == 5:
-        return evaluate5(cards)
-    if not 5 <= len(cards) <= 7:
-        raise ValueError(f"evaluate needs 5 to 7 cards, got {len(cards)}")
-    return max(evaluate5(combo) for combo in combinations(cards, 5))
+        return evaluate5_python(cards)
+    unsuited, flush = pure_tables()
+    key = 0
+    suits = [0, 0, 0, 0]
+    for card in cards:
+        key += _POW5[card >> 2]
+        suits[card & 3] += 1
+    for suit in range(4):
+        if suits[suit] >= 5:
+            mask = 0
+            for card in cards:
+                if card & 3 == suit:
+                    mask |= 1 << (card >> 2)
+            return flush[mask]
+    return unsuited[key]
+
+
+def evaluate5_python(cards: Sequence[int]) -> int:
+    """The pure-Python :func:`evaluate5`."""
+    check_cards(cards, 5, 5, "evaluate5")
+    suit = cards[0] & 3
+    if all(card & 3 == suit for card in cards):
+        return POKER_LOOKUP.get_entry((card >> 2 for card in cards), suited=True).index
+    return POKER_LOOKUP.get_entry((card >> 2 for card in cards), suited=False).index
+
+
+evaluate: Callable[[Sequence[int]], int]
+"""The strength of the best five of 5, 6 or 7 cards (card indices, any order).
+
+:raises ValueError: on a wrong number of cards, a card out of range or a repeated card.
+"""
+
+evaluate5: Callable[[Sequence[int]], int]
+"""The strength of exactly five cards.
+
+:raises ValueError: on a wrong number of cards, a card out of range or a repeated card.
+"""
+
+if SPEEDUPS is not None:
+    SPEEDUPS.init_poker(*(table.tobytes() for table in five_card_tables()))
+    evaluate = SPEEDUPS.evaluate
+    evaluate5 = SPEEDUPS.evaluate5
+else:  # pragma: no cover - exercised when the C speedups are not built
+    evaluate = evaluate_python
+    evaluate5 = evaluate5_python

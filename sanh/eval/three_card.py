@@ -1,23 +1,42 @@
 """Three-card rankings: Three Card Poker (RULES.md §13.4) and Teen Patti (§14.4).
 
-Both return an integer strength (higher is stronger, equal ties; suits never count).
+Both return an integer strength (higher is stronger, equal ties; suits never count): the index of
+the hand's class in :data:`sanh.eval.lookup.TCP_LOOKUP` or :data:`TEEN_PATTI_LOOKUP`, 0 to 740.
 
 * Three Card Poker: mini royal (A-K-Q suited) > straight flush > three of a kind > straight >
   flush > pair > high card; A-2-3 is the lowest straight.
 * Teen Patti: three aces > three of a kind > straight flush > straight > flush > pair > high card;
   straights order A-K-Q > A-2-3 > K-Q-J > ... > 4-3-2.
 
+A hand is looked up in a dense table of 2 x 13**3 entries indexed by its three ranks (in the
+order given) and whether it is suited; the C speedups use the same table.
+
 >>> from sanh.cards import parse_cards
 >>> tcp_rank(parse_cards("4d 3d 2d")) > tcp_rank(parse_cards("3c 2c Ac"))
 True
 >>> teen_patti_rank(parse_cards("Ah 2c 3d")) > teen_patti_rank(parse_cards("Kh Qc Jd"))
 True
+>>> tcp_category(tcp_rank(parse_cards("As Ks Qs"))).name
+'MINI_ROYAL'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Callable, Sequence
 from enum import IntEnum
+from itertools import permutations
+from typing import TypeVar
+
+from sanh.eval._backend import SPEEDUPS
+from sanh.eval.lookup import (
+    TCP_LOOKUP,
+    TEEN_PATTI_LOOKUP,
+    Lookup,
+    TcpCategory,
+    TeenPattiCategory,
+)
+from sanh.eval.poker import EMPTY, check_cards
 
 __all__ = [
     "TcpCategory",
@@ -28,101 +47,93 @@ __all__ = [
     "teen_patti_rank",
 ]
 
+C = TypeVar("C", bound=IntEnum)
 
-class TcpCategory(IntEnum):
-    """Three Card Poker categories, weakest to strongest."""
-
-    HIGH_CARD = 0
-    PAIR = 1
-    FLUSH = 2
-    STRAIGHT = 3
-    THREE_OF_A_KIND = 4
-    STRAIGHT_FLUSH = 5
-    MINI_ROYAL = 6
+SUITED_OFFSET = 13**3
+"""Where the suited half of a dense three-card table starts."""
 
 
-class TeenPattiCategory(IntEnum):
-    """Teen Patti categories, weakest to strongest."""
+def dense_table(lookup: Lookup[C]) -> array[int]:
+    """A three-card lookup as a dense uint16 table.
 
-    HIGH_CARD = 0
-    PAIR = 1
-    FLUSH = 2
-    STRAIGHT = 3
-    STRAIGHT_FLUSH = 4
-    THREE_OF_A_KIND = 5
-    THREE_ACES = 6
-
-
-_SHIFT = 12
-
-
-def _shape(cards: Sequence[int]) -> tuple[list[int], bool, int, int]:
-    """Ranks high first, flush flag, straight top (-1 if none; A-2-3 gives 1), pair rank."""
-    if len(cards) != 3:
-        raise ValueError(f"a three-card hand needs 3 cards, got {len(cards)}")
-    ranks = sorted((c >> 2 for c in cards), reverse=True)
-    flush = (cards[0] & 3) == (cards[1] & 3) == (cards[2] & 3)
-    top = -1
-    if ranks[0] != ranks[1] != ranks[2] != ranks[0]:
-        if ranks[0] - ranks[2] == 2:
-            top = ranks[0]
-        elif ranks == [12, 1, 0]:
-            top = 1  # A-2-3: its top card is the 3
-    pair = ranks[1] if (ranks[0] == ranks[1] or ranks[1] == ranks[2]) else -1
-    return ranks, flush, top, pair
+    Entry ``r0 * 169 + r1 * 13 + r2`` (+ :data:`SUITED_OFFSET` when the three cards share a suit)
+    is the strength of ranks ``r0, r1, r2`` in any order; :data:`EMPTY` where no hand exists
+    (suited cards of equal rank).
+    """
+    table = array("H", [EMPTY]) * (2 * SUITED_OFFSET)
+    for index, (pattern, suited) in enumerate(lookup.patterns):
+        offset = SUITED_OFFSET if suited else 0
+        for r0, r1, r2 in set(permutations(pattern)):
+            table[offset + r0 * 169 + r1 * 13 + r2] = index
+    return table
 
 
-def _pack(category: int, ranks: Sequence[int]) -> int:
-    value = 0
-    for r in ranks:
-        value = (value << 4) | r
-    return (category << _SHIFT) | (value << 4 * (3 - len(ranks)))
+TCP_TABLE = dense_table(TCP_LOOKUP)
+"""The dense Three Card Poker table (see :func:`dense_table`)."""
+
+TEEN_PATTI_TABLE = dense_table(TEEN_PATTI_LOOKUP)
+"""The dense Teen Patti table (see :func:`dense_table`)."""
 
 
-def tcp_rank(cards: Sequence[int]) -> int:
-    """The Three Card Poker strength of three cards."""
-    ranks, flush, top, pair = _shape(cards)
-    if top >= 0 and flush:
-        category = TcpCategory.MINI_ROYAL if top == 12 else TcpCategory.STRAIGHT_FLUSH
-        return _pack(category, [top])
-    if ranks[0] == ranks[2]:
-        return _pack(TcpCategory.THREE_OF_A_KIND, [ranks[0]])
-    if top >= 0:
-        return _pack(TcpCategory.STRAIGHT, [top])
-    if flush:
-        return _pack(TcpCategory.FLUSH, ranks)
-    if pair >= 0:
-        kicker = ranks[2] if ranks[0] == ranks[1] else ranks[0]
-        return _pack(TcpCategory.PAIR, [pair, kicker])
-    return _pack(TcpCategory.HIGH_CARD, ranks)
+def _rank_python(table: array[int], cards: Sequence[int]) -> int:
+    check_cards(cards, 3, 3, "a three-card hand")
+    a, b, c = cards
+    index = (a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)
+    if a & 3 == b & 3 == c & 3:
+        index += SUITED_OFFSET
+    return table[index]
+
+
+def tcp_rank_python(cards: Sequence[int]) -> int:
+    """The pure-Python :func:`tcp_rank`."""
+    return _rank_python(TCP_TABLE, cards)
+
+
+def teen_patti_rank_python(cards: Sequence[int]) -> int:
+    """The pure-Python :func:`teen_patti_rank`."""
+    return _rank_python(TEEN_PATTI_TABLE, cards)
+
+
+tcp_rank: Callable[[Sequence[int]], int]
+"""The Three Card Poker strength of three cards.
+
+:raises ValueError: unless given three distinct card indices.
+"""
+
+teen_patti_rank: Callable[[Sequence[int]], int]
+"""The Teen Patti strength of three cards.
+
+:raises ValueError: unless given three distinct card indices.
+"""
+
+if SPEEDUPS is not None:
+    SPEEDUPS.init_three(0, TCP_TABLE.tobytes())
+    SPEEDUPS.init_three(1, TEEN_PATTI_TABLE.tobytes())
+    tcp_rank = SPEEDUPS.tcp_rank
+    teen_patti_rank = SPEEDUPS.teen_patti_rank
+else:  # pragma: no cover - exercised when the C speedups are not built
+    tcp_rank = tcp_rank_python
+    teen_patti_rank = teen_patti_rank_python
+
+_TCP_CATEGORIES = TCP_LOOKUP.categories
+_TEEN_PATTI_CATEGORIES = TEEN_PATTI_LOOKUP.categories
 
 
 def tcp_category(strength: int) -> TcpCategory:
-    """The category of a :func:`tcp_rank` strength."""
-    return TcpCategory(strength >> _SHIFT)
+    """The category of a :func:`tcp_rank` strength.
 
-
-def teen_patti_rank(cards: Sequence[int]) -> int:
-    """The Teen Patti strength of three cards."""
-    ranks, flush, top, pair = _shape(cards)
-    if ranks[0] == ranks[2]:
-        category = (
-            TeenPattiCategory.THREE_ACES if ranks[0] == 12 else TeenPattiCategory.THREE_OF_A_KIND
-        )
-        return _pack(category, [ranks[0]])
-    if top >= 0:
-        # A-K-Q > A-2-3 > K-Q-J > ... > 4-3-2: A-2-3 sits between A-K-Q (13) and K-Q-J (11).
-        order = 13 if top == 12 else 12 if top == 1 else top
-        category = TeenPattiCategory.STRAIGHT_FLUSH if flush else TeenPattiCategory.STRAIGHT
-        return _pack(category, [order])
-    if flush:
-        return _pack(TeenPattiCategory.FLUSH, ranks)
-    if pair >= 0:
-        kicker = ranks[2] if ranks[0] == ranks[1] else ranks[0]
-        return _pack(TeenPattiCategory.PAIR, [pair, kicker])
-    return _pack(TeenPattiCategory.HIGH_CARD, ranks)
+    :raises ValueError: if ``strength`` is not a Three Card Poker strength.
+    """
+    if 0 <= strength < len(_TCP_CATEGORIES):
+        return _TCP_CATEGORIES[strength]
+    raise ValueError(f"not a three-card-poker strength: {strength!r}")
 
 
 def teen_patti_category(strength: int) -> TeenPattiCategory:
-    """The category of a :func:`teen_patti_rank` strength."""
-    return TeenPattiCategory(strength >> _SHIFT)
+    """The category of a :func:`teen_patti_rank` strength.
+
+    :raises ValueError: if ``strength`` is not a Teen Patti strength.
+    """
+    if 0 <= strength < len(_TEEN_PATTI_CATEGORIES):
+        return _TEEN_PATTI_CATEGORIES[strength]
+    raise ValueError(f"not a teen-patti strength: {strength!r}")

@@ -1,0 +1,692 @@
+/*
+ * sanh.eval._speedups: the hot loops of the hand evaluators, in C.
+ *
+ * Optional: when this module is not built, sanh.eval falls back to pure Python and NumPy with
+ * the same results. The order of hands is NOT defined here: Python builds the five-card and
+ * three-card tables as data (sanh/eval/lookup.py) and hands them over through init_poker() and
+ * init_three(); this module only derives the best-of-6 and best-of-7 tables from them and runs
+ * the look-ups.
+ *
+ * Cards are integers rank * 4 + suit (ranks 2..A = 0..12, suits c d h s = 0..3).
+ *
+ * Seven-card evaluation. Each card has a 64-bit key: the low 32 bits hold 5^rank, so the sum over
+ * a hand is the base-5 count key of its rank multiset; bits 32..47 hold one 4-bit counter per
+ * suit, started at 3, so a counter reaches 8 (its top bit) exactly when a suit has 5 or more
+ * cards. A hand with a flush plays its best flush (with at most 7 cards nothing else can beat
+ * it), found in an 8192-entry table indexed by that suit's rank mask. Otherwise the strength
+ * depends only on the rank multiset: the count key goes through a perfect hash
+ * (hash-and-displace, built at init) into a table of the best five-card class of every multiset
+ * of 5, 6 or 7 ranks.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ABI_VERSION 1
+#define NCLASSES 7462
+#define EMPTY 0xFFFF
+
+#define TBITS 17
+#define TSIZE (1u << TBITS)
+#define BBITS 14
+#define NBUCKETS (1u << BBITS)
+
+#define SUIT_INIT (0x3333ULL << 32)
+#define FLUSH_BITS (0x8888ULL << 32)
+
+#define NTHREE (2 * 2197)
+
+static uint64_t card_key[52];
+static uint64_t hash_mult;
+static uint32_t disp[NBUCKETS];
+static uint16_t rank_table[TSIZE];
+static uint16_t flush_table[8192];
+static int poker_ready = 0;
+
+static uint16_t three_table[2][NTHREE];
+static int three_ready[2] = {0, 0};
+
+static PyObject *small_ints[NCLASSES];
+
+static const char RANK_CHARS[] = "23456789TJQKA";
+static const char SUIT_CHARS[] = "cdhs";
+
+/* ---------------------------------------------------------------- perfect hash */
+
+static inline uint32_t slot_of(uint32_t key) {
+    uint64_t h = (uint64_t)key * hash_mult;
+    uint32_t bucket = (uint32_t)(h >> (64 - BBITS));
+    uint32_t pos = (uint32_t)(h >> (64 - BBITS - TBITS)) & (TSIZE - 1);
+    return pos ^ disp[bucket];
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Every count vector (13 ranks, each 0..4) summing to `total`, as base-5 keys. */
+static void enumerate_keys(int rank, int left, uint32_t key, uint32_t power, uint32_t *out,
+                           size_t *count) {
+    if (rank == 13) {
+        if (left == 0) out[(*count)++] = key;
+        return;
+    }
+    for (int c = 0; c <= 4 && c <= left; c++) {
+        enumerate_keys(rank + 1, left - c, key + (uint32_t)c * power, power * 5, out, count);
+    }
+}
+
+typedef struct {
+    uint32_t bucket;
+    uint32_t size;
+} bucket_info;
+
+static int cmp_bucket(const void *a, const void *b) {
+    const bucket_info *x = a, *y = b;
+    if (x->size != y->size) return x->size < y->size ? 1 : -1;
+    return x->bucket < y->bucket ? -1 : (x->bucket > y->bucket);
+}
+
+/* Build disp[] for these keys with hash_mult; 0 on success, -1 to retry with another mult. */
+static int try_build_hash(const uint32_t *keys, size_t n, uint32_t *start, uint32_t *order,
+                          uint8_t *used) {
+    bucket_info *info = malloc(sizeof(bucket_info) * NBUCKETS);
+    uint32_t *pos = malloc(sizeof(uint32_t) * n);
+    int status = 0;
+    if (!info || !pos) {
+        free(info);
+        free(pos);
+        return -2;
+    }
+    memset(start, 0, sizeof(uint32_t) * (NBUCKETS + 1));
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = (uint64_t)keys[i] * hash_mult;
+        start[(h >> (64 - BBITS)) + 1]++;
+    }
+    for (uint32_t b = 0; b < NBUCKETS; b++) start[b + 1] += start[b];
+    {
+        uint32_t *fill = malloc(sizeof(uint32_t) * NBUCKETS);
+        if (!fill) {
+            free(info);
+            free(pos);
+            return -2;
+        }
+        memcpy(fill, start, sizeof(uint32_t) * NBUCKETS);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t h = (uint64_t)keys[i] * hash_mult;
+            uint32_t b = (uint32_t)(h >> (64 - BBITS));
+            order[fill[b]++] = (uint32_t)i;
+        }
+        free(fill);
+    }
+    for (uint32_t b = 0; b < NBUCKETS; b++) {
+        info[b].bucket = b;
+        info[b].size = start[b + 1] - start[b];
+    }
+    qsort(info, NBUCKETS, sizeof(bucket_info), cmp_bucket);
+    memset(used, 0, TSIZE);
+    memset(disp, 0, sizeof(disp));
+    for (uint32_t k = 0; k < NBUCKETS && status == 0; k++) {
+        uint32_t b = info[k].bucket, size = info[k].size;
+        if (size == 0) break;
+        for (uint32_t j = 0; j < size; j++) {
+            uint64_t h = (uint64_t)keys[order[start[b] + j]] * hash_mult;
+            pos[j] = (uint32_t)(h >> (64 - BBITS - TBITS)) & (TSIZE - 1);
+            for (uint32_t i = 0; i < j; i++) {
+                if (pos[i] == pos[j]) status = -1; /* same position in a bucket: new mult */
+            }
+        }
+        if (status) break;
+        uint32_t d;
+        for (d = 0; d < TSIZE; d++) {
+            uint32_t j;
+            for (j = 0; j < size; j++) {
+                if (used[pos[j] ^ d]) break;
+            }
+            if (j == size) break;
+        }
+        if (d == TSIZE) {
+            status = -1;
+            break;
+        }
+        disp[b] = d;
+        for (uint32_t j = 0; j < size; j++) used[pos[j] ^ d] = 1;
+    }
+    free(info);
+    free(pos);
+    return status;
+}
+
+/* ---------------------------------------------------------------- init */
+
+static int buffer_items(Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count, const char *name) {
+    if (view->len != itemsize * count) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd bytes, got %zd", name, itemsize * count,
+                     view->len);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *init_poker(PyObject *self, PyObject *args) {
+    Py_buffer keys5, values5, flush5;
+    uint32_t *keys = NULL, *start = NULL, *order = NULL;
+    uint8_t *used = NULL, *have = NULL;
+    size_t nkeys = 0, n5 = 0, n6 = 0;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &keys5, &values5, &flush5)) return NULL;
+    Py_ssize_t count5 = keys5.len / 4;
+    if (buffer_items(&keys5, 4, count5, "keys5") || buffer_items(&values5, 2, count5, "values5") ||
+        buffer_items(&flush5, 2, 8192, "flush5"))
+        goto done;
+
+    poker_ready = 0;
+    for (int card = 0; card < 52; card++) {
+        uint64_t power = 1;
+        for (int r = 0; r < card / 4; r++) power *= 5;
+        card_key[card] = power | (1ULL << (32 + 4 * (card % 4)));
+    }
+
+    /* every rank multiset of 5, 6 and 7 cards: 6,175 + 18,395 + 49,205 keys */
+    keys = malloc(sizeof(uint32_t) * 80000);
+    start = malloc(sizeof(uint32_t) * (NBUCKETS + 1));
+    order = malloc(sizeof(uint32_t) * 80000);
+    used = malloc(TSIZE);
+    have = malloc(TSIZE);
+    if (!keys || !start || !order || !used || !have) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    enumerate_keys(0, 5, 0, 1, keys, &nkeys);
+    n5 = nkeys;
+    enumerate_keys(0, 6, 0, 1, keys, &nkeys);
+    n6 = nkeys;
+    enumerate_keys(0, 7, 0, 1, keys, &nkeys);
+    if ((Py_ssize_t)n5 != count5) {
+        PyErr_Format(PyExc_ValueError, "keys5: expected %zu five-card rank multisets, got %zd",
+                     n5, count5);
+        goto done;
+    }
+
+    {
+        uint64_t state = 0x5A4E48ULL; /* "sanh": deterministic multipliers */
+        int status = -1;
+        for (int attempt = 0; attempt < 64 && status == -1; attempt++) {
+            hash_mult = splitmix64(&state) | 1;
+            status = try_build_hash(keys, nkeys, start, order, used);
+        }
+        if (status == -2) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        if (status != 0) {
+            PyErr_SetString(PyExc_RuntimeError, "could not build the perfect hash");
+            goto done;
+        }
+    }
+
+    memset(rank_table, 0xFF, sizeof(rank_table));
+    memset(have, 0, TSIZE);
+    {
+        const uint32_t *k5 = keys5.buf;
+        const uint16_t *v5 = values5.buf;
+        for (Py_ssize_t i = 0; i < count5; i++) {
+            uint32_t s = slot_of(k5[i]);
+            if (v5[i] >= NCLASSES) {
+                PyErr_SetString(PyExc_ValueError, "values5: strength out of range");
+                goto done;
+            }
+            rank_table[s] = v5[i];
+            have[s] = 1;
+        }
+    }
+    for (size_t i = 0; i < n5; i++) {
+        if (!have[slot_of(keys[i])]) {
+            PyErr_SetString(PyExc_ValueError, "keys5 does not cover every five-card multiset");
+            goto done;
+        }
+    }
+    /* best of 6 = best over removing one card; best of 7 likewise from the 6-card values */
+    for (size_t i = n5; i < nkeys; i++) {
+        uint32_t key = keys[i], rest = key, power = 1;
+        int best = -1;
+        for (int r = 0; r < 13; r++, rest /= 5, power *= 5) {
+            if (rest % 5) {
+                int value = rank_table[slot_of(key - power)];
+                if (value > best) best = value;
+            }
+        }
+        rank_table[slot_of(key)] = (uint16_t)best;
+    }
+    (void)n6;
+
+    memcpy(flush_table, flush5.buf, sizeof(flush_table));
+    for (uint32_t mask = 0; mask < 8192; mask++) {
+        int five = __builtin_popcount(mask) == 5;
+        if (five != (flush_table[mask] < NCLASSES) || (!five && flush_table[mask] != EMPTY)) {
+            PyErr_SetString(PyExc_ValueError, "flush5: a strength for every five-bit mask only");
+            goto done;
+        }
+    }
+    for (int bits = 6; bits <= 7; bits++) {
+        for (uint32_t mask = 0; mask < 8192; mask++) {
+            if (__builtin_popcount(mask) != bits) continue;
+            int best = -1;
+            for (int r = 0; r < 13; r++) {
+                if (mask & (1u << r)) {
+                    int value = flush_table[mask ^ (1u << r)];
+                    if (value > best) best = value;
+                }
+            }
+            flush_table[mask] = (uint16_t)best;
+        }
+    }
+    poker_ready = 1;
+    result = Py_NewRef(Py_None);
+done:
+    free(keys);
+    free(start);
+    free(order);
+    free(used);
+    free(have);
+    PyBuffer_Release(&keys5);
+    PyBuffer_Release(&values5);
+    PyBuffer_Release(&flush5);
+    return result;
+}
+
+static PyObject *init_three(PyObject *self, PyObject *args) {
+    int kind;
+    Py_buffer table;
+    if (!PyArg_ParseTuple(args, "iy*", &kind, &table)) return NULL;
+    if (kind < 0 || kind > 1) {
+        PyBuffer_Release(&table);
+        return PyErr_Format(PyExc_ValueError, "unknown three-card kind %d", kind);
+    }
+    if (buffer_items(&table, 2, NTHREE, "table")) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    {
+        const uint16_t *values = table.buf;
+        for (int r0 = 0; r0 < 13; r0++) {
+            for (int r1 = 0; r1 < 13; r1++) {
+                for (int r2 = 0; r2 < 13; r2++) {
+                    int i = r0 * 169 + r1 * 13 + r2, distinct = r0 != r1 && r1 != r2 && r0 != r2;
+                    if (values[i] >= NCLASSES || (distinct && values[i + 2197] >= NCLASSES)) {
+                        PyBuffer_Release(&table);
+                        return PyErr_Format(PyExc_ValueError,
+                                            "table: no strength for ranks %d %d %d", r0, r1, r2);
+                    }
+                }
+            }
+        }
+    }
+    memcpy(three_table[kind], table.buf, sizeof(three_table[kind]));
+    three_ready[kind] = 1;
+    PyBuffer_Release(&table);
+    Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------- evaluation */
+
+static inline int eval_poker(const uint8_t *cards, int n) {
+    uint64_t acc = SUIT_INIT;
+    for (int i = 0; i < n; i++) acc += card_key[cards[i]];
+    if (__builtin_expect((acc & FLUSH_BITS) != 0, 0)) {
+        int suit = (__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4; /* bit 35 + 4 * suit */
+        uint32_t mask = 0;
+        for (int i = 0; i < n; i++) {
+            if ((cards[i] & 3) == suit) mask |= 1u << (cards[i] >> 2);
+        }
+        return flush_table[mask];
+    }
+    return rank_table[slot_of((uint32_t)acc)];
+}
+
+static inline int eval_three(int kind, const uint8_t *c) {
+    int suited = ((c[0] & 3) == (c[1] & 3)) & ((c[1] & 3) == (c[2] & 3));
+    return three_table[kind][(c[0] >> 2) * 169 + (c[1] >> 2) * 13 + (c[2] >> 2) + suited * 2197];
+}
+
+static void card_error(long card, int duplicate) {
+    if (duplicate) {
+        PyErr_Format(PyExc_ValueError, "duplicate card %c%c", RANK_CHARS[card >> 2],
+                     SUIT_CHARS[card & 3]);
+    } else {
+        PyErr_Format(PyExc_ValueError, "card index out of range: %ld", card);
+    }
+}
+
+/* Read a sequence of min_n..max_n cards into out[]; returns the count or -1 with an error set. */
+static int read_cards(PyObject *arg, uint8_t *out, int min_n, int max_n, const char *what) {
+    PyObject *seq = PySequence_Fast(arg, "cards must be a sequence of card integers");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < min_n || n > max_n) {
+        Py_DECREF(seq);
+        if (min_n == max_n) {
+            PyErr_Format(PyExc_ValueError, "%s needs %d cards, got %zd", what, min_n, n);
+        } else {
+            PyErr_Format(PyExc_ValueError, "%s needs %d to %d cards, got %zd", what, min_n,
+                         max_n, n);
+        }
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    uint64_t seen = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long card = PyLong_AsLong(items[i]);
+        if (card == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (card < 0 || card >= 52) {
+            Py_DECREF(seq);
+            card_error(card, 0);
+            return -1;
+        }
+        if (seen & (1ULL << card)) {
+            Py_DECREF(seq);
+            card_error(card, 1);
+            return -1;
+        }
+        seen |= 1ULL << card;
+        out[i] = (uint8_t)card;
+    }
+    Py_DECREF(seq);
+    return (int)n;
+}
+
+static int require_poker(void) {
+    if (!poker_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "sanh.eval._speedups: init_poker() was not called");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *evaluate(PyObject *self, PyObject *arg) {
+    uint8_t cards[7];
+    if (require_poker()) return NULL;
+    int n = read_cards(arg, cards, 5, 7, "evaluate");
+    if (n < 0) return NULL;
+    return Py_NewRef(small_ints[eval_poker(cards, n)]);
+}
+
+static PyObject *evaluate5(PyObject *self, PyObject *arg) {
+    uint8_t cards[5];
+    if (require_poker()) return NULL;
+    if (read_cards(arg, cards, 5, 5, "evaluate5") < 0) return NULL;
+    return Py_NewRef(small_ints[eval_poker(cards, 5)]);
+}
+
+static PyObject *rank_three(int kind, PyObject *arg, const char *what) {
+    uint8_t cards[3];
+    if (!three_ready[kind]) {
+        PyErr_SetString(PyExc_RuntimeError, "sanh.eval._speedups: init_three() was not called");
+        return NULL;
+    }
+    if (read_cards(arg, cards, 3, 3, what) < 0) return NULL;
+    return Py_NewRef(small_ints[eval_three(kind, cards)]);
+}
+
+static PyObject *tcp_rank(PyObject *self, PyObject *arg) {
+    return rank_three(0, arg, "a three-card hand");
+}
+
+static PyObject *teen_patti_rank(PyObject *self, PyObject *arg) {
+    return rank_three(1, arg, "a three-card hand");
+}
+
+/* ---------------------------------------------------------------- batches */
+
+/* Load card i of a row whose items are `itemsize` bytes (native byte order). Signed inputs
+   are read as unsigned, so a negative card is huge and fails the range check. */
+static inline uint64_t load_card(const char *row, Py_ssize_t i, int itemsize) {
+    switch (itemsize) {
+    case 1:
+        return ((const uint8_t *)row)[i];
+    case 2:
+        return ((const uint16_t *)row)[i];
+    case 4:
+        return ((const uint32_t *)row)[i];
+    default:
+        return ((const uint64_t *)row)[i];
+    }
+}
+
+/* Copy row r into cards[] and check it: every card below 52, none repeated. The common case
+   costs one branch a row; a bad row is looked at again to say what is wrong. */
+#define CHECK_ROW(K)                                                                          \
+    do {                                                                                      \
+        uint64_t seen = 0;                                                                    \
+        for (int i = 0; i < (K); i++) {                                                       \
+            uint64_t card = load_card(row, i, ITEMSIZE);                                      \
+            if (card >= 52) {                                                                 \
+                bad_row = r;                                                                  \
+                bad_dup = 0;                                                                  \
+                goto out;                                                                     \
+            }                                                                                 \
+            if (seen & (1ULL << card)) {                                                      \
+                bad_row = r;                                                                  \
+                bad_dup = 1;                                                                  \
+                goto out;                                                                     \
+            }                                                                                 \
+            seen |= 1ULL << card;                                                             \
+            cards[i] = (uint8_t)card;                                                         \
+        }                                                                                     \
+    } while (0)
+
+#define POKER_LOOP(K, ITEMSIZE_)                                                              \
+    do {                                                                                      \
+        enum { ITEMSIZE = ITEMSIZE_ };                                                        \
+        for (r = 0; r < nrows; r++) {                                                         \
+            const char *row = base + r * (K) * ITEMSIZE;                                      \
+            uint64_t seen = 0, acc = SUIT_INIT;                                               \
+            for (int i = 0; i < (K); i++) {                                                   \
+                uint64_t card = load_card(row, i, ITEMSIZE);                                  \
+                if (card >= 52) {                                                             \
+                    bad_row = r;                                                              \
+                    bad_dup = 0;                                                              \
+                    goto out;                                                                 \
+                }                                                                             \
+                if (seen & (1ULL << card)) {                                                  \
+                    bad_row = r;                                                              \
+                    bad_dup = 1;                                                              \
+                    goto out;                                                                 \
+                }                                                                             \
+                seen |= 1ULL << card;                                                         \
+                acc += card_key[card];                                                        \
+            }                                                                                 \
+            if (__builtin_expect((acc & FLUSH_BITS) != 0, 0)) {                               \
+                uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;       \
+                uint32_t mask = 0;                                                            \
+                for (int rank = 0; rank < 13; rank++) {                                       \
+                    mask |= (uint32_t)((seen >> (rank * 4 + suit)) & 1) << rank;              \
+                }                                                                             \
+                out[r] = flush_table[mask];                                                   \
+            } else {                                                                          \
+                out[r] = rank_table[slot_of((uint32_t)acc)];                                  \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
+#define POKER_SIZES(ITEMSIZE_)                                                                \
+    do {                                                                                      \
+        if (k == 5)                                                                           \
+            POKER_LOOP(5, ITEMSIZE_);                                                         \
+        else if (k == 6)                                                                      \
+            POKER_LOOP(6, ITEMSIZE_);                                                         \
+        else                                                                                  \
+            POKER_LOOP(7, ITEMSIZE_);                                                         \
+    } while (0)
+
+#define THREE_LOOP(ITEMSIZE_)                                                                 \
+    do {                                                                                      \
+        enum { ITEMSIZE = ITEMSIZE_ };                                                        \
+        for (r = 0; r < nrows; r++) {                                                         \
+            const char *row = base + r * 3 * ITEMSIZE;                                        \
+            uint8_t cards[3];                                                                 \
+            CHECK_ROW(3);                                                                     \
+            out[r] = eval_three(kind, cards);                                                 \
+        }                                                                                     \
+    } while (0)
+
+static int parse_batch(PyObject *args, int *kind_or_k, Py_buffer *in, Py_ssize_t *nrows,
+                       int *itemsize, Py_buffer *outbuf) {
+    if (!PyArg_ParseTuple(args, "iy*niw*", kind_or_k, in, nrows, itemsize, outbuf)) return -1;
+    return 0;
+}
+
+/* A bad row is reported as (row, duplicate) so that the caller can quote the row's values. */
+static PyObject *batch_result(Py_ssize_t bad_row, int bad_dup) {
+    if (bad_row < 0) Py_RETURN_NONE;
+    return Py_BuildValue("(nO)", bad_row, bad_dup ? Py_True : Py_False);
+}
+
+static int check_batch(Py_buffer *in, Py_buffer *outbuf, Py_ssize_t nrows, int k, int itemsize) {
+    if (itemsize != 1 && itemsize != 2 && itemsize != 4 && itemsize != 8) {
+        PyErr_Format(PyExc_ValueError, "unsupported item size %d", itemsize);
+        return -1;
+    }
+    if (nrows < 0 || in->len != nrows * k * itemsize) {
+        PyErr_SetString(PyExc_ValueError, "input buffer does not hold nrows x k cards");
+        return -1;
+    }
+    if (outbuf->len != nrows * 4) {
+        PyErr_SetString(PyExc_ValueError, "output buffer does not hold nrows int32 values");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *evaluate_batch(PyObject *self, PyObject *args) {
+    int k, itemsize;
+    Py_buffer in, outbuf;
+    Py_ssize_t nrows, r, bad_row = -1;
+    int bad_dup = 0;
+    if (require_poker()) return NULL;
+    if (parse_batch(args, &k, &in, &nrows, &itemsize, &outbuf)) return NULL;
+    if (k < 5 || k > 7) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&outbuf);
+        return PyErr_Format(PyExc_ValueError, "evaluate_batch needs 5 to 7 cards a row, got %d",
+                            k);
+    }
+    if (check_batch(&in, &outbuf, nrows, k, itemsize)) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&outbuf);
+        return NULL;
+    }
+    const char *base = in.buf;
+    int32_t *out = outbuf.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    switch (itemsize) {
+    case 1:
+        POKER_SIZES(1);
+        break;
+    case 2:
+        POKER_SIZES(2);
+        break;
+    case 4:
+        POKER_SIZES(4);
+        break;
+    default:
+        POKER_SIZES(8);
+        break;
+    }
+out:
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&outbuf);
+    return batch_result(bad_row, bad_dup);
+}
+
+static PyObject *rank_three_batch(PyObject *self, PyObject *args) {
+    int kind, itemsize;
+    Py_buffer in, outbuf;
+    Py_ssize_t nrows, r, bad_row = -1;
+    int bad_dup = 0;
+    if (parse_batch(args, &kind, &in, &nrows, &itemsize, &outbuf)) return NULL;
+    if (kind < 0 || kind > 1 || !three_ready[kind]) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&outbuf);
+        return PyErr_Format(PyExc_ValueError, "three-card kind %d is not initialised", kind);
+    }
+    if (check_batch(&in, &outbuf, nrows, 3, itemsize)) {
+        PyBuffer_Release(&in);
+        PyBuffer_Release(&outbuf);
+        return NULL;
+    }
+    const char *base = in.buf;
+    int32_t *out = outbuf.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    switch (itemsize) {
+    case 1:
+        THREE_LOOP(1);
+        break;
+    case 2:
+        THREE_LOOP(2);
+        break;
+    case 4:
+        THREE_LOOP(4);
+        break;
+    default:
+        THREE_LOOP(8);
+        break;
+    }
+out:
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&outbuf);
+    return batch_result(bad_row, bad_dup);
+}
+
+/* ---------------------------------------------------------------- module */
+
+static PyMethodDef methods[] = {
+    {"init_poker", init_poker, METH_VARARGS,
+     "init_poker(keys5, values5, flush5): install the five-card tables (uint32 count keys, "
+     "uint16 strengths, uint16[8192] flush strengths by rank mask)."},
+    {"init_three", init_three, METH_VARARGS,
+     "init_three(kind, table): install a three-card table (kind 0 = Three Card Poker, 1 = Teen "
+     "Patti; uint16[2 * 2197] indexed by r0 * 169 + r1 * 13 + r2 + 2197 * suited)."},
+    {"evaluate", evaluate, METH_O, "evaluate(cards): the strength of the best five of 5-7 cards."},
+    {"evaluate5", evaluate5, METH_O, "evaluate5(cards): the strength of exactly five cards."},
+    {"tcp_rank", tcp_rank, METH_O, "tcp_rank(cards): the Three Card Poker strength."},
+    {"teen_patti_rank", teen_patti_rank, METH_O,
+     "teen_patti_rank(cards): the Teen Patti strength."},
+    {"evaluate_batch", evaluate_batch, METH_VARARGS,
+     "evaluate_batch(k, cards, nrows, itemsize, out): strengths of nrows rows of k cards into an "
+     "int32 buffer; returns None, or (row, duplicate) for the first bad row."},
+    {"rank_three_batch", rank_three_batch, METH_VARARGS,
+     "rank_three_batch(kind, cards, nrows, itemsize, out): three-card strengths into an int32 "
+     "buffer; returns None, or (row, duplicate) for the first bad row."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "sanh.eval._speedups",
+    "C speedups for sanh.eval (optional; the pure-Python path gives the same results).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void) {
+    for (int i = 0; i < NCLASSES; i++) {
+        small_ints[i] = PyLong_FromLong(i);
+        if (!small_ints[i]) return NULL;
+    }
+    PyObject *module = PyModule_Create(&module_def);
+    if (!module) return NULL;
+    if (PyModule_AddIntConstant(module, "ABI_VERSION", ABI_VERSION) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
