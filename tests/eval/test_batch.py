@@ -1,0 +1,126 @@
+"""The NumPy batch API equals the single-hand evaluators, row for row."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sanh.eval
+from sanh.cards import parse_cards
+from sanh.eval import evaluate, tcp_rank, teen_patti_rank
+from tests.eval.conftest import (
+    POKER,
+    POKER_BATCH,
+    TCP_BATCH,
+    TCP_SINGLE,
+    TEEN_PATTI_BATCH,
+    TEEN_PATTI_SINGLE,
+    random_hands,
+)
+
+DTYPES = [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, np.uint64]
+
+
+@pytest.mark.parametrize("batch_name", sorted(POKER_BATCH))
+@pytest.mark.parametrize("single_name", sorted(POKER))
+@pytest.mark.parametrize("width", [5, 6, 7])
+def test_poker_batch_equals_single(batch_name: str, single_name: str, width: int) -> None:
+    hands = random_hands(3000, width, seed=100 + width)
+    single = [POKER[single_name](hand) for hand in hands.tolist()]
+    assert POKER_BATCH[batch_name](hands).tolist() == single
+
+
+@pytest.mark.parametrize("batch_name", sorted(TCP_BATCH))
+@pytest.mark.parametrize("single_name", sorted(TCP_SINGLE))
+def test_three_card_batches_equal_single(batch_name: str, single_name: str) -> None:
+    hands = random_hands(5000, 3, seed=3)
+    rows = hands.tolist()
+    assert TCP_BATCH[batch_name](hands).tolist() == [TCP_SINGLE[single_name](h) for h in rows]
+    expected = [TEEN_PATTI_SINGLE[single_name](h) for h in rows]
+    assert TEEN_PATTI_BATCH[batch_name](hands).tolist() == expected
+
+
+@pytest.mark.parametrize("name", sorted(POKER_BATCH))
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_any_integer_dtype_and_layout(name: str, dtype: type[np.integer]) -> None:
+    hands = random_hands(500, 7, seed=5)
+    expected = [evaluate(h) for h in hands.tolist()]
+    batch = POKER_BATCH[name]
+    assert batch(hands.astype(dtype)).tolist() == expected
+    assert batch(np.asfortranarray(hands.astype(dtype))).tolist() == expected
+    wide = np.concatenate([hands, hands], axis=1).astype(dtype)
+    assert batch(wide[:, :7]).tolist() == expected  # a non-contiguous view
+    assert batch(hands.astype(dtype).byteswap().view(np.dtype(dtype).newbyteorder())).tolist() == (
+        expected
+    )
+    assert batch(hands.tolist()).tolist() == expected
+
+
+def test_result_dtype_and_empty_input() -> None:
+    out = sanh.eval.evaluate_batch(np.zeros((0, 7), dtype=np.uint8))
+    assert out.dtype == np.int32 and out.shape == (0,)
+    assert sanh.eval.tcp_rank_batch(np.zeros((0, 3))).shape == (0,)
+    hands = np.array([parse_cards("As Ks Qs Js Ts 2c 3d")], dtype=np.uint8)
+    assert sanh.eval.evaluate_batch(hands).dtype == np.int32
+
+
+@pytest.mark.parametrize("name", sorted(POKER_BATCH))
+def test_bad_rows_are_named(name: str) -> None:
+    batch = POKER_BATCH[name]
+    good = [0, 1, 2, 3, 4, 5, 6]
+    with pytest.raises(ValueError, match=r"row 2: duplicate card 3c in \[0, 1, 4, 4, 5, 6, 7\]"):
+        batch(np.array([good, good, [0, 1, 4, 4, 5, 6, 7]], dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"row 1: card index out of range: -3"):
+        batch(np.array([good, [0, 1, 2, 3, 4, 5, -3]], dtype=np.int8))
+    with pytest.raises(ValueError, match=r"row 0: card index out of range: 52"):
+        batch(np.array([[52, 1, 2, 3, 4, 5, 6], good], dtype=np.int64))
+    with pytest.raises(ValueError, match=r"row 0: card index out of range: 300"):
+        batch(np.array([[300, 1, 2, 3, 4]], dtype=np.uint16))
+
+
+@pytest.mark.parametrize("name", sorted(TCP_BATCH))
+def test_three_card_bad_rows_are_named(name: str) -> None:
+    for batch in (TCP_BATCH[name], TEEN_PATTI_BATCH[name]):
+        with pytest.raises(ValueError, match=r"row 1: duplicate card Kh"):
+            batch(np.array([[0, 1, 2], [46, 5, 46]]))
+        with pytest.raises(ValueError, match=r"row 0: card index out of range: 99"):
+            batch(np.array([[99, 1, 2]]))
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        np.zeros((3, 4), dtype=np.uint8),
+        np.zeros((3, 8), dtype=np.uint8),
+        np.zeros(7, dtype=np.uint8),
+        np.zeros((2, 7), dtype=np.float64),
+        np.zeros((2, 7), dtype=bool),
+    ],
+    ids=["four", "eight", "flat", "float", "bool"],
+)
+def test_bad_shapes_and_dtypes(cards: np.ndarray) -> None:
+    with pytest.raises(ValueError, match=r"shape|integers"):
+        sanh.eval.evaluate_batch(cards)
+
+
+def test_three_card_batch_shape_is_checked() -> None:
+    with pytest.raises(ValueError, match=r"shape \(N, 3\)"):
+        sanh.eval.tcp_rank_batch(np.zeros((2, 5), dtype=np.uint8))
+    with pytest.raises(ValueError, match=r"shape \(N, 3\)"):
+        sanh.eval.teen_patti_rank_batch(np.zeros((2, 2), dtype=np.uint8))
+
+
+def test_batch_functions_are_reachable_from_sanh_eval() -> None:
+    from sanh.eval import batch
+
+    assert sanh.eval.evaluate_batch is batch.evaluate_batch
+    assert sanh.eval.tcp_rank_batch is batch.tcp_rank_batch
+    assert sanh.eval.teen_patti_rank_batch is batch.teen_patti_rank_batch
+    with pytest.raises(AttributeError):
+        _ = sanh.eval.no_such_thing  # type: ignore[attr-defined]
+    hands = np.array([parse_cards("Ah 2c 3d"), parse_cards("Kh Qc Jd")])
+    assert sanh.eval.teen_patti_rank_batch(hands).tolist() == [
+        teen_patti_rank(hands[0].tolist()),
+        teen_patti_rank(hands[1].tolist()),
+    ]
+    assert sanh.eval.tcp_rank_batch(hands).tolist() == [tcp_rank(h) for h in hands.tolist()]
