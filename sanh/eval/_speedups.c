@@ -39,6 +39,9 @@
 #define NTHREE (2 * 2197)
 
 static uint64_t card_key[52];
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+#define POISON (1ULL << 60)
+static u64x2 batch_both[256]; /* {card_key, 1 << card}, or {POISON, 0} for 52..255 */
 static uint64_t hash_mult;
 static uint32_t disp[NBUCKETS];
 static uint16_t rank_table[TSIZE];
@@ -55,11 +58,11 @@ static const char SUIT_CHARS[] = "cdhs";
 
 /* ---------------------------------------------------------------- perfect hash */
 
+static inline uint32_t bucket_of(uint64_t h) { return (uint32_t)h >> (32 - BBITS); }
+static inline uint32_t pos_of(uint64_t h) { return (uint32_t)(h >> (64 - TBITS)); }
 static inline uint32_t slot_of(uint32_t key) {
     uint64_t h = (uint64_t)key * hash_mult;
-    uint32_t bucket = (uint32_t)(h >> (64 - BBITS));
-    uint32_t pos = (uint32_t)(h >> (64 - BBITS - TBITS)) & (TSIZE - 1);
-    return pos ^ disp[bucket];
+    return pos_of(h) ^ disp[bucket_of(h)];
 }
 
 static uint64_t splitmix64(uint64_t *state) {
@@ -106,7 +109,7 @@ static int try_build_hash(const uint32_t *keys, size_t n, uint32_t *start, uint3
     memset(start, 0, sizeof(uint32_t) * (NBUCKETS + 1));
     for (size_t i = 0; i < n; i++) {
         uint64_t h = (uint64_t)keys[i] * hash_mult;
-        start[(h >> (64 - BBITS)) + 1]++;
+        start[bucket_of(h) + 1]++;
     }
     for (uint32_t b = 0; b < NBUCKETS; b++) start[b + 1] += start[b];
     {
@@ -119,7 +122,7 @@ static int try_build_hash(const uint32_t *keys, size_t n, uint32_t *start, uint3
         memcpy(fill, start, sizeof(uint32_t) * NBUCKETS);
         for (size_t i = 0; i < n; i++) {
             uint64_t h = (uint64_t)keys[i] * hash_mult;
-            uint32_t b = (uint32_t)(h >> (64 - BBITS));
+            uint32_t b = bucket_of(h);
             order[fill[b]++] = (uint32_t)i;
         }
         free(fill);
@@ -136,7 +139,7 @@ static int try_build_hash(const uint32_t *keys, size_t n, uint32_t *start, uint3
         if (size == 0) break;
         for (uint32_t j = 0; j < size; j++) {
             uint64_t h = (uint64_t)keys[order[start[b] + j]] * hash_mult;
-            pos[j] = (uint32_t)(h >> (64 - BBITS - TBITS)) & (TSIZE - 1);
+            pos[j] = pos_of(h);
             for (uint32_t i = 0; i < j; i++) {
                 if (pos[i] == pos[j]) status = -1; /* same position in a bucket: new mult */
             }
@@ -190,6 +193,10 @@ static PyObject *init_poker(PyObject *self, PyObject *args) {
         uint64_t power = 1;
         for (int r = 0; r < card / 4; r++) power *= 5;
         card_key[card] = power | (1ULL << (32 + 4 * (card % 4)));
+    }
+    for (int card = 0; card < 256; card++) {
+        batch_both[card][0] = card < 52 ? card_key[card] : POISON;
+        batch_both[card][1] = card < 52 ? 1ULL << card : 0;
     }
 
     /* every rank multiset of 5, 6 and 7 cards: 6,175 + 18,395 + 49,205 keys */
@@ -483,49 +490,111 @@ static inline uint64_t load_card(const char *row, Py_ssize_t i, int itemsize) {
         }                                                                                     \
     } while (0)
 
-#define POKER_LOOP(K, ITEMSIZE_)                                                              \
-    do {                                                                                      \
-        enum { ITEMSIZE = ITEMSIZE_ };                                                        \
-        for (r = 0; r < nrows; r++) {                                                         \
-            const char *row = base + r * (K) * ITEMSIZE;                                      \
-            uint64_t seen = 0, acc = SUIT_INIT;                                               \
-            for (int i = 0; i < (K); i++) {                                                   \
-                uint64_t card = load_card(row, i, ITEMSIZE);                                  \
-                if (card >= 52) {                                                             \
-                    bad_row = r;                                                              \
-                    bad_dup = 0;                                                              \
-                    goto out;                                                                 \
-                }                                                                             \
-                if (seen & (1ULL << card)) {                                                  \
-                    bad_row = r;                                                              \
-                    bad_dup = 1;                                                              \
-                    goto out;                                                                 \
-                }                                                                             \
-                seen |= 1ULL << card;                                                         \
-                acc += card_key[card];                                                        \
-            }                                                                                 \
-            if (__builtin_expect((acc & FLUSH_BITS) != 0, 0)) {                               \
-                uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;       \
-                uint32_t mask = 0;                                                            \
-                for (int rank = 0; rank < 13; rank++) {                                       \
-                    mask |= (uint32_t)((seen >> (rank * 4 + suit)) & 1) << rank;              \
-                }                                                                             \
-                out[r] = flush_table[mask];                                                   \
-            } else {                                                                          \
-                out[r] = rank_table[slot_of((uint32_t)acc)];                                  \
-            }                                                                                 \
-        }                                                                                     \
-    } while (0)
+/* The batch loop for rows of k cards of `itemsize` bytes (constants once inlined below).
+   One branch a row covers every rare case: a card of 52 or more adds the POISON bit to the key
+   (cards are clamped to 255 to index the 256-entry table); a repeated card makes the sum of the
+   card bits carry, so it has fewer than k bits set (counted with popcnt; without a fast popcnt,
+   the sum differs from the OR); and a flush sets a suit counter's top bit. The key and the card
+   bit sit side by side in one 16-byte vector, so each card costs one vector add.
+   Returns -1, or the first bad row. */
+static inline __attribute__((always_inline)) Py_ssize_t
+poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, int32_t *out,
+           const int use_popcount) {
+    for (Py_ssize_t r = 0; r < nrows; r++) {
+        const char *row = base + r * k * itemsize;
+        uint64_t seen, acc, odd;
+        if (use_popcount) {
+            /* {key, 1 << card} summed as one vector: the sum of the bits has k bits set
+               exactly when no card repeats (a repeat carries) */
+            u64x2 both = {SUIT_INIT, 0};
+            for (int i = 0; i < k; i++) {
+                uint64_t card = load_card(row, i, itemsize);
+                if (itemsize > 1) card = card < 255 ? card : 255;
+                both += batch_both[card];
+            }
+            acc = both[0];
+            seen = both[1];
+            odd = (acc & (FLUSH_BITS | POISON)) | (uint64_t)(__builtin_popcountll(seen) ^ k);
+        } else {
+            uint64_t sum = 0;
+            acc = SUIT_INIT;
+            seen = 0;
+            for (int i = 0; i < k; i++) {
+                uint64_t card = load_card(row, i, itemsize);
+                if (itemsize > 1) card = card < 255 ? card : 255;
+                uint64_t bit = batch_both[card][1];
+                acc += batch_both[card][0];
+                seen |= bit;
+                sum += bit;
+            }
+            odd = (acc & (FLUSH_BITS | POISON)) | (sum ^ seen);
+        }
+        if (__builtin_expect(odd != 0, 0)) {
+            if (acc & POISON) return r;
+            if (use_popcount ? __builtin_popcountll(seen) != k : odd & ~(FLUSH_BITS | POISON))
+                return r;
+            uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;
+            uint32_t mask = 0;
+            for (int rank = 0; rank < 13; rank++) {
+                mask |= (uint32_t)((seen >> (rank * 4 + suit)) & 1) << rank;
+            }
+            out[r] = flush_table[mask];
+        } else {
+            uint64_t h = (uint64_t)(uint32_t)acc * hash_mult;
+            out[r] = rank_table[pos_of(h) ^ disp[bucket_of(h)]];
+        }
+    }
+    return -1;
+}
 
-#define POKER_SIZES(ITEMSIZE_)                                                                \
-    do {                                                                                      \
-        if (k == 5)                                                                           \
-            POKER_LOOP(5, ITEMSIZE_);                                                         \
-        else if (k == 6)                                                                      \
-            POKER_LOOP(6, ITEMSIZE_);                                                         \
-        else                                                                                  \
-            POKER_LOOP(7, ITEMSIZE_);                                                         \
-    } while (0)
+#if defined(__x86_64__) || defined(__i386__)
+#define POPCOUNT_TARGET __attribute__((target("popcnt")))
+#else
+#define POPCOUNT_TARGET
+#endif
+
+typedef Py_ssize_t (*rows_fn)(const char *, Py_ssize_t, int32_t *);
+
+#define ROWS_FUNCTIONS(K, SIZE)                                                               \
+    static Py_ssize_t rows_##K##_##SIZE(const char *b, Py_ssize_t n, int32_t *o) {            \
+        return poker_rows(b, n, K, SIZE, o, 0);                                               \
+    }                                                                                         \
+    POPCOUNT_TARGET static Py_ssize_t rows_##K##_##SIZE##_popcnt(const char *b, Py_ssize_t n, \
+                                                                 int32_t *o) {                \
+        return poker_rows(b, n, K, SIZE, o, 1);                                               \
+    }
+#define ROWS_FOR_SIZES(K)                                                                     \
+    ROWS_FUNCTIONS(K, 1)                                                                      \
+    ROWS_FUNCTIONS(K, 2)                                                                      \
+    ROWS_FUNCTIONS(K, 4)                                                                      \
+    ROWS_FUNCTIONS(K, 8)
+ROWS_FOR_SIZES(5)
+ROWS_FOR_SIZES(6)
+ROWS_FOR_SIZES(7)
+
+/* [k - 5][log2 itemsize][popcount] */
+static const rows_fn ROWS[3][4][2] = {
+    {{rows_5_1, rows_5_1_popcnt}, {rows_5_2, rows_5_2_popcnt},
+     {rows_5_4, rows_5_4_popcnt}, {rows_5_8, rows_5_8_popcnt}},
+    {{rows_6_1, rows_6_1_popcnt}, {rows_6_2, rows_6_2_popcnt},
+     {rows_6_4, rows_6_4_popcnt}, {rows_6_8, rows_6_8_popcnt}},
+    {{rows_7_1, rows_7_1_popcnt}, {rows_7_2, rows_7_2_popcnt},
+     {rows_7_4, rows_7_4_popcnt}, {rows_7_8, rows_7_8_popcnt}},
+};
+
+/* Use popcnt where the CPU has it (x86 since 2008; always on ARM64), else the sum check. */
+static int fast_popcount(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("popcnt") ? 1 : 0;
+#elif defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+static int use_popcount = 0;
 
 #define THREE_LOOP(ITEMSIZE_)                                                                 \
     do {                                                                                      \
@@ -569,7 +638,7 @@ static int check_batch(Py_buffer *in, Py_buffer *outbuf, Py_ssize_t nrows, int k
 static PyObject *evaluate_batch(PyObject *self, PyObject *args) {
     int k, itemsize;
     Py_buffer in, outbuf;
-    Py_ssize_t nrows, r, bad_row = -1;
+    Py_ssize_t nrows, bad_row = -1;
     int bad_dup = 0;
     if (require_poker()) return NULL;
     if (parse_batch(args, &k, &in, &nrows, &itemsize, &outbuf)) return NULL;
@@ -584,25 +653,22 @@ static PyObject *evaluate_batch(PyObject *self, PyObject *args) {
         PyBuffer_Release(&outbuf);
         return NULL;
     }
-    const char *base = in.buf;
-    int32_t *out = outbuf.buf;
-    Py_BEGIN_ALLOW_THREADS;
-    switch (itemsize) {
-    case 1:
-        POKER_SIZES(1);
-        break;
-    case 2:
-        POKER_SIZES(2);
-        break;
-    case 4:
-        POKER_SIZES(4);
-        break;
-    default:
-        POKER_SIZES(8);
-        break;
+    {
+        int log_size = itemsize == 1 ? 0 : itemsize == 2 ? 1 : itemsize == 4 ? 2 : 3;
+        rows_fn rows = ROWS[k - 5][log_size][use_popcount];
+        const char *base = in.buf;
+        int32_t *out = outbuf.buf;
+        Py_BEGIN_ALLOW_THREADS;
+        bad_row = rows(base, nrows, out);
+        Py_END_ALLOW_THREADS;
+        if (bad_row >= 0) {
+            const char *row = base + bad_row * k * itemsize;
+            bad_dup = 1;
+            for (int i = 0; i < k; i++) {
+                if (load_card(row, i, itemsize) >= 52) bad_dup = 0;
+            }
+        }
     }
-out:
-    Py_END_ALLOW_THREADS;
     PyBuffer_Release(&in);
     PyBuffer_Release(&outbuf);
     return batch_result(bad_row, bad_dup);
@@ -682,6 +748,7 @@ PyMODINIT_FUNC PyInit__speedups(void) {
         small_ints[i] = PyLong_FromLong(i);
         if (!small_ints[i]) return NULL;
     }
+    use_popcount = fast_popcount();
     PyObject *module = PyModule_Create(&module_def);
     if (!module) return NULL;
     if (PyModule_AddIntConstant(module, "ABI_VERSION", ABI_VERSION) < 0) {

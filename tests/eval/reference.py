@@ -93,7 +93,7 @@ def tcp_key(cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
 def teen_patti_key(cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     """Teen Patti (RULES.md §14.4, S004): 6 three aces ... 0 high card."""
     ranks, suited, distinct = _three(cards)
-    order = {(12, 11, 10): 13, (12, 1, 0): 12}  # A-K-Q, then A-2-3, then K-Q-J = 11 ...
+    order: dict[tuple[int, ...], int] = {(12, 11, 10): 13, (12, 1, 0): 12}  # then K-Q-J = 11
     straight = -1
     if tuple(ranks) in order:
         straight = order[tuple(ranks)]

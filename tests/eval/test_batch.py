@@ -117,7 +117,7 @@ def test_batch_functions_are_reachable_from_sanh_eval() -> None:
     assert sanh.eval.tcp_rank_batch is batch.tcp_rank_batch
     assert sanh.eval.teen_patti_rank_batch is batch.teen_patti_rank_batch
     with pytest.raises(AttributeError):
-        _ = sanh.eval.no_such_thing  # type: ignore[attr-defined]
+        _ = sanh.eval.no_such_thing
     hands = np.array([parse_cards("Ah 2c 3d"), parse_cards("Kh Qc Jd")])
     assert sanh.eval.teen_patti_rank_batch(hands).tolist() == [
         teen_patti_rank(hands[0].tolist()),

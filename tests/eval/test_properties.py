@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from random import Random
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -61,7 +62,7 @@ def test_poker_suits_are_only_labels(cards: list[int], permutation: list[int]) -
 
 
 @given(hands(5, 7), st.randoms(use_true_random=False))
-def test_poker_card_order_does_not_matter(cards: list[int], random: st.Random) -> None:
+def test_poker_card_order_does_not_matter(cards: list[int], random: Random) -> None:
     shuffled = list(cards)
     random.shuffle(shuffled)
     assert evaluate(shuffled) == evaluate(cards)
