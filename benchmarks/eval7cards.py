@@ -185,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print a Markdown table."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.eval7cards", description=__doc__)
     parser.add_argument("--hands", type=int, default=200_000)
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=11)
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
     print("## 7-card evaluation: sanh vs phevaluator vs eval7\n")

@@ -56,7 +56,12 @@ static PyObject *small_ints[NCLASSES];
 static const char RANK_CHARS[] = "23456789TJQKA";
 static const char SUIT_CHARS[] = "cdhs";
 
-/* ---------------------------------------------------------------- perfect hash */
+/* ---------------------------------------------------------------- perfect hash
+ *
+ * Hash and displace: h = key * hash_mult (64 bits); the key's bucket is the top BBITS bits of
+ * the low 32 bits of h, its position the top TBITS bits of h, and its slot is position XOR
+ * disp[bucket]. init_poker() picks disp[] bucket by bucket, biggest first, so that no two of
+ * the 73,775 keys share a slot (trying further multipliers if a bucket cannot be placed). */
 
 static inline uint32_t bucket_of(uint64_t h) { return (uint32_t)h >> (32 - BBITS); }
 static inline uint32_t pos_of(uint64_t h) { return (uint32_t)(h >> (64 - TBITS)); }

@@ -22,8 +22,10 @@ True
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from operator import index
+from typing import SupportsIndex
 
 from sanh.eval._backend import SPEEDUPS
 from sanh.eval.lookup import POKER_LOOKUP, HandCategory, rank_key
@@ -94,23 +96,29 @@ def pure_tables() -> tuple[dict[int, int], list[int]]:
     return unsuited, flush
 
 
-def check_cards(cards: Sequence[int], low: int, high: int, what: str) -> None:
-    """Raise ValueError unless ``cards`` holds ``low``..``high`` distinct card indices."""
-    if not low <= len(cards) <= high:
+def check_cards(cards: Iterable[SupportsIndex], low: int, high: int, what: str) -> list[int]:
+    """The cards as a list of ints, checked: ``low``..``high`` distinct card indices.
+
+    :raises ValueError: on a wrong number of cards, a card out of range or a repeated card.
+    :raises TypeError: on something that is not an integer.
+    """
+    hand = [index(card) for card in cards]
+    if not low <= len(hand) <= high:
         needs = f"{low}" if low == high else f"{low} to {high}"
-        raise ValueError(f"{what} needs {needs} cards, got {len(cards)}")
+        raise ValueError(f"{what} needs {needs} cards, got {len(hand)}")
     seen = 0
-    for card in cards:
+    for card in hand:
         if not 0 <= card < 52:
             raise ValueError(f"card index out of range: {card!r}")
         if seen >> card & 1:
             raise ValueError(f"duplicate card {'23456789TJQKA'[card >> 2]}{'cdhs'[card & 3]}")
         seen |= 1 << card
+    return hand
 
 
 def evaluate_python(cards: Sequence[int]) -> int:
     """The pure-Python :func:`evaluate` (the fallback, and a cross-check of the C path)."""
-    check_cards(cards, 5, 7, "evaluate")
+    cards = check_cards(cards, 5, 7, "evaluate")
     if len(cards) == 5:
         return evaluate5_python(cards)
     unsuited, flush = pure_tables()
@@ -131,7 +139,7 @@ def evaluate_python(cards: Sequence[int]) -> int:
 
 def evaluate5_python(cards: Sequence[int]) -> int:
     """The pure-Python :func:`evaluate5`."""
-    check_cards(cards, 5, 5, "evaluate5")
+    cards = check_cards(cards, 5, 5, "evaluate5")
     suit = cards[0] & 3
     if all(card & 3 == suit for card in cards):
         return POKER_LOOKUP.get_entry((card >> 2 for card in cards), suited=True).index

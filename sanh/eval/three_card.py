@@ -76,8 +76,7 @@ TEEN_PATTI_TABLE = dense_table(TEEN_PATTI_LOOKUP)
 
 
 def _rank_python(table: array[int], cards: Sequence[int]) -> int:
-    check_cards(cards, 3, 3, "a three-card hand")
-    a, b, c = cards
+    a, b, c = check_cards(cards, 3, 3, "a three-card hand")
     index = (a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)
     if a & 3 == b & 3 == c & 3:
         index += SUITED_OFFSET

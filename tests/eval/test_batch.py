@@ -124,3 +124,18 @@ def test_batch_functions_are_reachable_from_sanh_eval() -> None:
         teen_patti_rank(hands[1].tolist()),
     ]
     assert sanh.eval.tcp_rank_batch(hands).tolist() == [tcp_rank(h) for h in hands.tolist()]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_single_calls_accept_numpy_rows(dtype: type[np.integer]) -> None:
+    """A row of a card array (NumPy integers) evaluates like a list of ints, in every backend."""
+    hands = random_hands(300, 7, seed=17).astype(dtype)
+    for hand in hands:
+        expected = POKER["python"](hand.tolist())
+        assert all(evaluate(hand) == expected for evaluate in POKER.values())
+        three = hand[:3].tolist()
+        assert all(rank(hand[:3]) == TCP_SINGLE["python"](three) for rank in TCP_SINGLE.values())
+        assert all(
+            rank(hand[:3]) == TEEN_PATTI_SINGLE["python"](three)
+            for rank in TEEN_PATTI_SINGLE.values()
+        )
