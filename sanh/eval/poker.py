@@ -21,10 +21,10 @@ True
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from operator import index
 from typing import SupportsIndex
 
 from sanh.eval._backend import SPEEDUPS
@@ -36,6 +36,11 @@ EMPTY = 0xFFFF
 """Marks an unused slot in the flush table."""
 
 _POW5 = tuple(5**rank for rank in range(13))
+# A card's key: 5 ** rank (the sum over a hand is its count key) plus a 4-bit counter per suit
+# from bit 32, started at 3, whose top bit is set once a suit has 5 cards (as in _speedups.c).
+_CARD_KEYS = tuple(5 ** (card >> 2) | 1 << (32 + 4 * (card & 3)) for card in range(52))
+_SUIT_INIT = 0x3333 << 32
+_FLUSH_BITS = 0x8888 << 32
 _CATEGORIES = POKER_LOOKUP.categories
 
 
@@ -102,7 +107,7 @@ def check_cards(cards: Iterable[SupportsIndex], low: int, high: int, what: str) 
     :raises ValueError: on a wrong number of cards, a card out of range or a repeated card.
     :raises TypeError: on something that is not an integer.
     """
-    hand = [index(card) for card in cards]
+    hand = [operator.index(card) for card in cards]
     if not low <= len(hand) <= high:
         needs = f"{low}" if low == high else f"{low} to {high}"
         raise ValueError(f"{what} needs {needs} cards, got {len(hand)}")
@@ -122,19 +127,11 @@ def evaluate_python(cards: Sequence[int]) -> int:
     if len(cards) == 5:
         return evaluate5_python(cards)
     unsuited, flush = pure_tables()
-    key = 0
-    suits = [0, 0, 0, 0]
-    for card in cards:
-        key += _POW5[card >> 2]
-        suits[card & 3] += 1
-    for suit in range(4):
-        if suits[suit] >= 5:
-            mask = 0
-            for card in cards:
-                if card & 3 == suit:
-                    mask |= 1 << (card >> 2)
-            return flush[mask]
-    return unsuited[key]
+    key = _SUIT_INIT + sum([_CARD_KEYS[card] for card in cards])
+    if key & _FLUSH_BITS:
+        suit = ((key & _FLUSH_BITS).bit_length() - 36) // 4
+        return flush[sum([1 << (card >> 2) for card in cards if card & 3 == suit])]
+    return unsuited[key & 0xFFFFFFFF]
 
 
 def evaluate5_python(cards: Sequence[int]) -> int:
