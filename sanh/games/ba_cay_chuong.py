@@ -310,6 +310,18 @@ class BaCayChuong(Game[ChuongState]):
                     ranges.append(AmountRange(Bet(seat, low), low, high))
         return tuple(ranges)
 
+    def validate(self, state: ChuongState, event: Event) -> None:
+        """As :meth:`Game.validate`, with clear reasons for the banker and non-players."""
+        if (
+            isinstance(event, Bet | SitOut)
+            and state.phase == "bet"
+            and event.seat is not None
+            and 0 <= event.seat < state.config.seats
+            and state.decisions[event.seat] in (BANKER, NOT_PLAYING)
+        ):
+            self._check_bettor(state, event)
+        super().validate(state, event)
+
     def validate_action(self, state: ChuongState, action: Action) -> None:
         """Check one action against the rules; :raises IllegalActionError: with the reason."""
         seat = action.seat

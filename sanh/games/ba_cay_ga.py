@@ -291,6 +291,23 @@ class BaCayGa(Game[GaState]):
         actions.append(TimeUp(None))
         return tuple(actions)
 
+    def validate(self, state: GaState, event: Event) -> None:
+        """As :meth:`Game.validate`, with a clear reason for a seat that cannot pay the gà."""
+        if (
+            isinstance(event, Ready | SitOut)
+            and state.phase == "ready"
+            and event.seat is not None
+            and 0 <= event.seat < state.config.seats
+            and state.decisions[event.seat] == NOT_ELIGIBLE
+        ):
+            stake, ga = self.amounts(state.config)
+            raise IllegalActionError(
+                event,
+                f"cannot pay the gà and the stake ({format_gold(stake + ga)})",
+                state.version,
+            )
+        super().validate(state, event)
+
     def validate_action(self, state: GaState, action: Action) -> None:
         """Check one action against the rules; :raises IllegalActionError: with the reason."""
         seat = action.seat
