@@ -405,7 +405,7 @@ class Phom(Game[PhomState]):
         )
         previous = _read_carry(config)
         if len(playing) < 2:
-            return dataclasses.replace(state, phase="over", outcome="cancelled", winner=previous)
+            return dataclasses.replace(state, phase="over", outcome="cancelled")
         if previous is None and rules.random_first:
             return dataclasses.replace(state, phase="pick", candidates=tuple(playing))
         first = previous if previous is not None else config.host
@@ -865,7 +865,9 @@ class Phom(Game[PhomState]):
         """The viewer's hand, everyone's public cards (rows, eaten cards, melds)."""
         over = state.phase == "over"
         hands = tuple(
-            sort_cards(hand) if over or seat == viewer else (None,) * len(hand)
+            sort_cards(hand)
+            if seat == viewer or (over and not state.removed[seat])
+            else (None,) * len(hand)
             for seat, hand in enumerate(state.hands)
         )
         my_points = None
