@@ -65,7 +65,9 @@ def brute_partitions(cards: list[Card]) -> Iterator[list[tuple[Card, ...]]]:
                     yield [block, *tail]
 
 
-def brute_layouts(cards: Sequence[Card], eaten: Sequence[Card]) -> list[tuple[frozenset, int, int]]:
+def brute_layouts(
+    cards: Sequence[Card], eaten: Sequence[Card]
+) -> list[tuple[frozenset[frozenset[Card]], int, int]]:
     """(melds, deadwood points, melded count) of every partition meeting the eating rules."""
     out = []
     for partition in brute_partitions(list(cards)):

@@ -96,7 +96,7 @@ def test_seed_tie_example_ace_of_diamonds() -> None:
     """S001 'Một người là 8 rô, A bích, A tép và một người là 7 rô, 2 cơ, A rô ... người có lá A
     rô sẽ thắng vì A rô > 8 rô.' The A♦ hand takes the stakes and the gà."""
     state = collect_round(table(2), {0: "8d As Ac", 1: "7d 2h Ad"})
-    assert GAME.observe(state, None).ga_winner == 1  # type: ignore[attr-defined]
+    assert GAME.observe(state, None).ga_winner == 1
     assert GAME.settle(state).deltas == (-200, 200)
 
 
@@ -233,12 +233,12 @@ def test_squeeze_shows_a_card_to_its_owner_only() -> None:
     state = GAME.apply(state, Squeeze(0, 1))
     own = GAME.observe(state, 0)
     other = GAME.observe(state, 1)
-    assert own.cards[0] == (None, parse_cards("8c")[0], None)  # type: ignore[attr-defined]
-    assert other.cards[0] == (None, None, None)  # type: ignore[attr-defined]
+    assert own.cards[0] == (None, parse_cards("8c")[0], None)
+    assert other.cards[0] == (None, None, None)
     with pytest.raises(IllegalActionError, match="already been squeezed"):
         GAME.apply(state, Squeeze(0, 1))
     state = GAME.apply(state, Flip(0))
-    assert GAME.observe(state, 1).cards[0] == parse_cards("9h 8c 3s")  # type: ignore[attr-defined]
+    assert GAME.observe(state, 1).cards[0] == parse_cards("9h 8c 3s")
     assert GAME.to_act(state) == (1,)
     state = GAME.apply(state, TimeUp(None))  # the window closes: cards flip automatically
     assert GAME.is_terminal(state)
@@ -248,7 +248,7 @@ def test_timers() -> None:
     """S001/RULES.md §2.5: 15 s to squeeze or flip, 7 s in quick mode."""
     assert ga_timers(table(2)) == {"squeeze_s": 15}
     assert ga_timers(table(2, options={"table.quick_mode": True})) == {"squeeze_s": 7}
-    assert GAME.observe(GAME.new_state(table(2)), None).timers == {"squeeze_s": 15}  # type: ignore[attr-defined]
+    assert GAME.observe(GAME.new_state(table(2)), None).timers == {"squeeze_s": 15}
 
 
 def test_bad_config() -> None:

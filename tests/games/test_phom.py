@@ -289,8 +289,10 @@ def test_no_meld_may_hold_two_eaten_cards() -> None:
     rejected(state, Eat(1, c("Qh")), "Qh cannot be melded alongside your eaten cards (Qd)")
 
 
-def eat_position(eats_before: int, *, chot: bool, options: Mapping[str, object] | None = None):
-    """p2 about to eat p1's discard 5c (with 5h 5d in hand) after ``eats_before`` eats."""
+def eat_position(
+    eats_before: int, *, chot: bool, options: Mapping[str, object] | None = None
+) -> PhomState:
+    """p2 eats p1's discard 5c (with 5s 5d in hand) after ``eats_before`` eats."""
     state = act(
         deal(2, {0: A_HAND, 1: "5s 5d 9s Qs Ad Th 2d 6s 7d"}, options=options), Discard(0, c("Qd"))
     )
