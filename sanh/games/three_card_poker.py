@@ -66,6 +66,7 @@ Choices where the sources are silent (each is also in the final report of the br
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
 
@@ -357,7 +358,7 @@ class TcpView(View):
 # ----- helpers -------------------------------------------------------------------------------
 
 
-def dealer_qualifies(cards: tuple[Card, ...] | list[int]) -> bool:
+def dealer_qualifies(cards: Sequence[int]) -> bool:
     """A pair or better, or a high card of Q or better (RULES.md §13.5, S000, S002)."""
     if tcp_category(tcp_rank(cards)) >= TcpCategory.PAIR:
         return True
