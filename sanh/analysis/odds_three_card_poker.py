@@ -51,8 +51,10 @@ __all__ = [
     "AntePlayResult",
     "ante_play",
     "ante_play_counts",
+    "multiset_categories",
     "odds",
     "pair_plus",
+    "rank_multisets",
     "six_card_bonus",
     "six_card_category_counts",
     "three_card_category_counts",
@@ -218,7 +220,7 @@ def _suited_category(mask: int) -> HandCategory:
     return HandCategory.STRAIGHT_FLUSH if top >= 0 else HandCategory.FLUSH
 
 
-def _rank_multisets(size: int) -> list[tuple[int, ...]]:
+def rank_multisets(size: int) -> list[tuple[int, ...]]:
     """Every tuple of 13 rank counts (0..4) summing to ``size``."""
     out: list[tuple[int, ...]] = []
 
@@ -234,43 +236,51 @@ def _rank_multisets(size: int) -> list[tuple[int, ...]]:
     return out
 
 
+def multiset_categories(multiset: tuple[int, ...]) -> dict[HandCategory, int]:
+    """How the six-card hands with these rank counts (13 counts, 0..4, summing to 6) split
+    into best-five categories, over all their suit assignments."""
+    counts: Counter[HandCategory] = Counter()
+    ways = 1
+    for count in multiset:
+        ways *= comb(4, count)
+    present = [r for r in range(13) if multiset[r]]
+    mask = sum(1 << r for r in present)
+    most = max(multiset)
+    if len(present) <= 4:
+        if most == 4:
+            counts[HandCategory.FOUR_OF_A_KIND] += ways
+        elif most == 3 and sorted(multiset)[-2] >= 2:
+            counts[HandCategory.FULL_HOUSE] += ways
+        elif most == 3:
+            counts[HandCategory.THREE_OF_A_KIND] += ways
+        else:
+            counts[HandCategory.TWO_PAIR] += ways
+        return dict(counts)
+    plain = HandCategory.STRAIGHT if _straight_top(mask) >= 0 else HandCategory.HIGH_CARD
+    if len(present) == 6:
+        # Six of one suit (4 ways), or five of one suit and one of another (4 x 6 x 3).
+        flushes = 4
+        counts[_suited_category(mask)] += 4
+        for off in present:
+            counts[_suited_category(mask & ~(1 << off))] += 4 * 3
+            flushes += 4 * 3
+    else:
+        # Five ranks, one paired: a flush takes one card of each rank in one suit; the
+        # pair's other card is one of the 3 other suits.
+        flushes = 4 * 3
+        counts[_suited_category(mask)] += flushes
+        if plain is HandCategory.HIGH_CARD:
+            plain = HandCategory.ONE_PAIR
+    counts[plain] += ways - flushes
+    return dict(counts)
+
+
 @cache
 def six_card_category_counts() -> dict[HandCategory, int]:
     """How many of the 20,358,520 six-card hands have each best-five category."""
     counts: Counter[HandCategory] = Counter()
-    for multiset in _rank_multisets(6):
-        ways = 1
-        for count in multiset:
-            ways *= comb(4, count)
-        present = [r for r in range(13) if multiset[r]]
-        mask = sum(1 << r for r in present)
-        most = max(multiset)
-        if len(present) <= 4:
-            if most == 4:
-                counts[HandCategory.FOUR_OF_A_KIND] += ways
-            elif most == 3 and sorted(multiset)[-2] >= 2:
-                counts[HandCategory.FULL_HOUSE] += ways
-            elif most == 3:
-                counts[HandCategory.THREE_OF_A_KIND] += ways
-            else:
-                counts[HandCategory.TWO_PAIR] += ways
-            continue
-        plain = HandCategory.STRAIGHT if _straight_top(mask) >= 0 else HandCategory.HIGH_CARD
-        if len(present) == 6:
-            # Six of one suit (4 ways), or five of one suit and one of another (4 x 6 x 3).
-            flushes = 4
-            counts[_suited_category(mask)] += 4
-            for off in present:
-                counts[_suited_category(mask & ~(1 << off))] += 4 * 3
-                flushes += 4 * 3
-        else:
-            # Five ranks, one paired: a flush takes one card of each rank in one suit; the
-            # pair's other card is one of the 3 other suits.
-            flushes = 4 * 3
-            counts[_suited_category(mask)] += flushes
-            if plain is HandCategory.HIGH_CARD:
-                plain = HandCategory.ONE_PAIR
-        counts[plain] += ways - flushes
+    for multiset in rank_multisets(6):
+        counts.update(multiset_categories(multiset))
     assert sum(counts.values()) == SIX_CARD_HANDS
     return dict(counts)
 
