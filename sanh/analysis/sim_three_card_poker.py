@@ -16,7 +16,8 @@ The vectorised path works on many rounds at once:
 * **Three-card hands** go through a lookup over ordered card triples (``52 ** 3`` entries) to
   the row of the table of all 22,100 hands: dense strength, category, dealer qualification, and
   the optimal Play decision.
-* **The 6 Card Bonus** is classified from rank and suit histograms (``bincount``), a 13-bit rank
+* **The 6 Card Bonus** is classified column by column: ranks sorted by a sorting network (runs
+  of equal ranks give pairs, trips, quads), suit counts packed in 3-bit fields, a 13-bit rank
   mask and a lookup of straights over all 8,192 masks.
 
 ``tests/analysis/test_sim_three_card_poker.py`` proves that the vectorised returns equal the
@@ -82,31 +83,57 @@ def _straight_tops() -> npt.NDArray[np.int8]:
 _STRAIGHT_TOPS = _straight_tops()
 
 
+_SORT6: tuple[tuple[int, int], ...] = (
+    (0, 5), (1, 3), (2, 4), (1, 2), (3, 4), (0, 3), (2, 5), (0, 1), (2, 3), (4, 5), (1, 2), (3, 4),
+)  # fmt: skip
+"""A 12-comparator sorting network for six values."""
+
+
 def six_card_pays(cards: npt.NDArray[np.int8]) -> IntArray:
-    """Per row of six cards: the 6 Card Bonus multiple x, or -1 when the bet loses."""
-    n = len(cards)
-    c = cards.astype(np.int64)
-    ranks, suits = c >> 2, c & 3
-    offsets = np.arange(n, dtype=np.int64)[:, None]
-    rank_counts = np.bincount((offsets * 13 + ranks).ravel(), minlength=n * 13).reshape(n, 13)
-    suit_counts = np.bincount((offsets * 4 + suits).ravel(), minlength=n * 4).reshape(n, 4)
-    bits = np.left_shift(1, ranks)
-    rank_mask = np.bitwise_or.reduce(bits, axis=1)
-    flush_suit = suit_counts.argmax(axis=1)
-    flush = suit_counts.max(axis=1) >= 5
-    flush_mask = np.bitwise_or.reduce(np.where(suits == flush_suit[:, None], bits, 0), axis=1)
-    most = rank_counts.max(axis=1)
-    paired_ranks = (rank_counts >= 2).sum(axis=1)
-    straight_top = _STRAIGHT_TOPS[rank_mask]
-    suited_top = _STRAIGHT_TOPS[flush_mask]
-    pays = np.full(n, -1, dtype=np.int64)
-    pays[most == 3] = SIX_CARD_BONUS[HandCategory.THREE_OF_A_KIND]
-    pays[straight_top >= 0] = SIX_CARD_BONUS[HandCategory.STRAIGHT]
-    pays[flush] = SIX_CARD_BONUS[HandCategory.FLUSH]
-    pays[(most == 3) & (paired_ranks >= 2)] = SIX_CARD_BONUS[HandCategory.FULL_HOUSE]
-    pays[most == 4] = SIX_CARD_BONUS[HandCategory.FOUR_OF_A_KIND]
-    pays[flush & (suited_top >= 0)] = SIX_CARD_BONUS[HandCategory.STRAIGHT_FLUSH]
-    pays[flush & (suited_top == 12)] = SIX_CARD_BONUS[HandCategory.ROYAL_FLUSH]
+    """Per row of six cards: the 6 Card Bonus multiple x, or -1 when the bet loses.
+
+    Works column by column: the ranks are sorted by a sorting network, rank groups are runs of
+    equal neighbours, suit counts are 3-bit fields packed into one integer, straights come from
+    a lookup over 13-bit rank masks, and the suited rank mask of a flush is built only for the
+    (about 1 %) rows holding one.
+    """
+    columns = np.ascontiguousarray(cards.T)
+    r = [columns[i] >> 2 for i in range(6)]
+    for i, j in _SORT6:
+        r[i], r[j] = np.minimum(r[i], r[j]), np.maximum(r[i], r[j])
+    same = [r[i + 1] == r[i] for i in range(5)]
+    three = [same[i] & same[i + 1] for i in range(4)]
+    trips = three[0] | three[1] | three[2] | three[3]
+    quads = (three[0] & same[2]) | (three[1] & same[3]) | (three[2] & same[4])
+    groups = same[0].astype(np.int8)
+    for i in range(1, 5):
+        groups += same[i] & ~same[i - 1]
+    one = np.int16(1)
+    rank_mask = np.left_shift(one, r[0].astype(np.int16))
+    for i in range(1, 6):
+        rank_mask |= np.left_shift(one, r[i].astype(np.int16))
+    fields = np.zeros(len(cards), dtype=np.int32)
+    for i in range(6):
+        fields += np.left_shift(np.int32(1), 3 * (columns[i] & 3).astype(np.int32))
+    suit_counts = [(fields >> (3 * suit)) & 7 for suit in range(4)]
+    flush = (suit_counts[0] >= 5) | (suit_counts[1] >= 5)
+    flush |= (suit_counts[2] >= 5) | (suit_counts[3] >= 5)
+    pays = np.full(len(cards), -1, dtype=np.int64)
+    pays[trips] = SIX_CARD_BONUS[HandCategory.THREE_OF_A_KIND]
+    pays[_STRAIGHT_TOPS[rank_mask] >= 0] = SIX_CARD_BONUS[HandCategory.STRAIGHT]
+    pays[trips & (groups >= 2)] = SIX_CARD_BONUS[HandCategory.FULL_HOUSE]
+    pays[quads] = SIX_CARD_BONUS[HandCategory.FOUR_OF_A_KIND]
+    rows = np.flatnonzero(flush)
+    if len(rows):
+        suited = cards[rows]
+        suit = np.argmax(np.stack([count[rows] for count in suit_counts], axis=1), axis=1)
+        in_suit = (suited & 3) == suit[:, None]
+        suited_bits = np.where(in_suit, np.left_shift(1, (suited >> 2).astype(np.int64)), 0)
+        top = _STRAIGHT_TOPS[suited_bits.sum(axis=1)]
+        flush_pays = np.full(len(rows), SIX_CARD_BONUS[HandCategory.FLUSH], dtype=np.int64)
+        flush_pays[top >= 0] = SIX_CARD_BONUS[HandCategory.STRAIGHT_FLUSH]
+        flush_pays[top == 12] = SIX_CARD_BONUS[HandCategory.ROYAL_FLUSH]
+        pays[rows] = flush_pays
     return pays
 
 
