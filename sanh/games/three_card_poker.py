@@ -9,7 +9,9 @@ A hand (a round) goes:
    offered) a 6 Card Bonus, in any combination, each once per round. Each amount must lie within
    the table limits and within the seat's balance less its other bets. The table closes the window
    with :class:`CloseBetting` (``seat=None``); it is also the table's default action at the
-   deadline. A window closed with no bet at all ends the round with nothing dealt.
+   deadline. A seat that has finished betting says :class:`Ready`; once no seat is left to act
+   (every seat ready, or with nothing left it can bet) the window closes by itself. A window
+   closed with no bet at all ends the round with nothing dealt.
 2. **Deal** (phase ``dealing``): the caller applies a :class:`~sanh.games.base.Shuffle` of the
    52-card deck. The Player hand(s) come off the top first, then the dealer's three cards:
    with one shared Player hand (s000) it is ``order[0:3]`` and the dealer has ``order[3:6]``;
@@ -106,6 +108,7 @@ __all__ = [
     "Fold",
     "ForceFold",
     "Play",
+    "Ready",
     "TcpRules",
     "TcpState",
     "TcpView",
@@ -210,6 +213,11 @@ class Bet(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Ready(Action):
+    """The seat has finished betting (its bets stand); it is not asked again this window."""
+
+
+@dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table closes the betting window (``seat=None``; the default at the deadline)."""
 
@@ -301,6 +309,8 @@ class TcpState:
     """``betting``, ``dealing``, ``decision`` or ``over``."""
     bets: tuple[tuple[Chips, Chips, Chips], ...] = ()
     """Per seat: (ante, pair plus, 6 card bonus); 0 = no bet."""
+    ready: tuple[bool, ...] = ()
+    """Per seat: said :class:`Ready` in this betting window."""
     decisions: tuple[Decision, ...] = ()
     player_hand: tuple[Card, ...] = ()
     """The shared Player hand (shared mode), once dealt."""
@@ -387,7 +397,7 @@ class ThreeCardPoker(Game[TcpState]):
         seats_max=SEATS_MAX,
         deck="52",
         banked=True,
-        max_actions=SEATS_MAX * len(BET_SPOTS) + 1 + 1 + SEATS_MAX,
+        max_actions=SEATS_MAX * (len(BET_SPOTS) + 1) + 1 + 1 + SEATS_MAX,
         rules_source="RULES.md §13, §15 A-TP1..A-TP8; seeds 000 (s000) and 002 (s002)",
         aliases=("tcp", "Bài Poker 3 Lá", "Poker 3 Lá Trực Tuyến", "3 card poker"),
         options=(
@@ -413,7 +423,7 @@ class ThreeCardPoker(Game[TcpState]):
             OptionSpec("betting_s", 15, help="betting window, seconds (the server's clock)"),
             OptionSpec("decision_s", 15, help="Play/Fold decision time, seconds (server clock)"),
         ),
-        action_types=(Bet, CloseBetting, Play, Fold, ForceFold),
+        action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold),
     )
 
     # ----- setup ---------------------------------------------------------------------------
@@ -429,6 +439,7 @@ class ThreeCardPoker(Game[TcpState]):
             config=config,
             rules=rules,
             bets=((0, 0, 0),) * config.seats,
+            ready=(False,) * config.seats,
             decisions=("",) * config.seats,
         )
 
@@ -436,12 +447,19 @@ class ThreeCardPoker(Game[TcpState]):
     def to_act(self, state: TcpState) -> tuple[Seat, ...] | Chance | None:
         """Betting: seats that can still bet; dealing: CHANCE; decision: undecided seats."""
         if state.phase == "betting":
-            return tuple(s for s in range(state.config.seats) if self._spot_ranges(state, s))
+            return self._betting_seats(state)
         if state.phase == "dealing":
             return CHANCE
         if state.phase == "decision":
             return tuple(s for s, d in enumerate(state.decisions) if d == "pending")
         return None
+
+    def _betting_seats(self, state: TcpState) -> tuple[Seat, ...]:
+        return tuple(
+            s
+            for s in range(state.config.seats)
+            if not state.ready[s] and self._spot_ranges(state, s)
+        )
 
     def chance_spec(self, state: TcpState) -> ChanceSpec:
         """A shuffle of the 52-card deck."""
@@ -449,6 +467,8 @@ class ThreeCardPoker(Game[TcpState]):
 
     def _spot_ranges(self, state: TcpState, seat: Seat) -> list[AmountRange]:
         rules = state.rules
+        if state.ready[seat]:
+            return []
         free = state.config.stacks[seat] - state.committed(seat)
         high = min(rules.bet_max, free)
         if high < rules.bet_min:
@@ -468,7 +488,7 @@ class ThreeCardPoker(Game[TcpState]):
     def legal_actions(self, state: TcpState) -> tuple[Action, ...]:
         """Bets (at their minimum and maximum) and the table's close; or Play/Fold."""
         if state.phase == "betting":
-            actions: list[Action] = []
+            actions: list[Action] = [Ready(seat) for seat in self._betting_seats(state)]
             for amount_range in self.amount_ranges(state):
                 actions.append(amount_range.at(amount_range.min))
                 if amount_range.max != amount_range.min:
@@ -496,12 +516,15 @@ class ThreeCardPoker(Game[TcpState]):
     def validate_action(self, state: TcpState, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         v = state.version
-        if isinstance(action, Bet | CloseBetting) and state.phase != "betting":
+        if isinstance(action, Bet | Ready | CloseBetting) and state.phase != "betting":
             raise IllegalActionError(action, "the betting window is closed", v)
         if isinstance(action, Play | Fold | ForceFold) and state.phase != "decision":
             raise IllegalActionError(action, "no Play/Fold decision is open now", v)
         if isinstance(action, Bet):
             self._validate_bet(state, action)
+        elif isinstance(action, Ready):
+            if action.seat is None:
+                raise IllegalActionError(action, "only a seat may be ready", v)
         elif isinstance(action, CloseBetting | ForceFold):
             if action.seat is not None:
                 raise IllegalActionError(action, "only the table may do this", v)
@@ -552,15 +575,19 @@ class ThreeCardPoker(Game[TcpState]):
     # ----- transitions ---------------------------------------------------------------------
     def transition(self, state: TcpState, event: Event) -> TcpState:
         """The next state after a validated event."""
-        if isinstance(event, Bet):
+        if isinstance(event, Bet | Ready):
             assert event.seat is not None
-            index = BET_SPOTS.index(event.spot)
-            seat_bets = _replace_at(state.bets[event.seat], index, event.amount)
-            return dataclasses.replace(state, bets=_replace_at(state.bets, event.seat, seat_bets))
+            if isinstance(event, Bet):
+                index = BET_SPOTS.index(event.spot)
+                seat_bets = _replace_at(state.bets[event.seat], index, event.amount)
+                state = dataclasses.replace(
+                    state, bets=_replace_at(state.bets, event.seat, seat_bets)
+                )
+            else:
+                state = dataclasses.replace(state, ready=_replace_at(state.ready, event.seat, True))
+            return state if self._betting_seats(state) else self._close(state)
         if isinstance(event, CloseBetting):
-            if not any(any(b) for b in state.bets):
-                return dataclasses.replace(state, phase="over")
-            return dataclasses.replace(state, phase="dealing")
+            return self._close(state)
         if isinstance(event, Shuffle):
             return self._deal(state, event.order)
         if isinstance(event, Play | Fold | ForceFold):
@@ -573,6 +600,12 @@ class ThreeCardPoker(Game[TcpState]):
             phase = "decision" if "pending" in decisions else "over"
             return dataclasses.replace(state, decisions=decisions, phase=phase)
         raise AssertionError(f"unexpected event {event!r}")
+
+    @staticmethod
+    def _close(state: TcpState) -> TcpState:
+        if not any(any(b) for b in state.bets):
+            return dataclasses.replace(state, phase="over")
+        return dataclasses.replace(state, phase="dealing")
 
     def _deal(self, state: TcpState, order: tuple[Card, ...]) -> TcpState:
         seats = state.config.seats
@@ -841,7 +874,9 @@ class ThreeCardPoker(Game[TcpState]):
         if view.balance is not None:
             out.append(f"Balance  {format_gold(view.balance)}")
         if view.legal_actions or view.amount_ranges:
-            choices = [str(a) for a in view.legal_actions if not isinstance(a, Bet)]
+            choices = [
+                type(a).__name__.lower() for a in view.legal_actions if not isinstance(a, Bet)
+            ]
             choices += [
                 f"{r.template.spot} {format_gold(r.min)}..{format_gold(r.max)}"  # type: ignore[attr-defined]
                 for r in view.amount_ranges

@@ -19,11 +19,10 @@ from sanh.cards import Card, parse_cards
 from sanh.cli import main
 from sanh.eval import category_of, evaluate, tcp_rank
 from sanh.games import find_game
-from sanh.games.base import Shuffle, TableConfig
+from sanh.games.base import CHANCE, Shuffle, TableConfig
 from sanh.games.three_card_poker import (
     SIX_CARD_BONUS,
     Bet,
-    CloseBetting,
     Fold,
     Play,
     TcpState,
@@ -42,7 +41,7 @@ def engine_returns(deck: tuple[Card, ...], variant: str) -> dict[str, float]:
     state: TcpState = GAME.new_state(config)
     for spot in state.rules.spots:
         state = GAME.apply(state, Bet(0, spot, stake))
-    state = GAME.apply(state, CloseBetting(None))
+    assert GAME.to_act(state) is CHANCE  # every spot taken: the window closed by itself
     state = GAME.apply(state, Shuffle(deck))
     hand = GAME.observe(state, 0).player_hand
     assert None not in hand

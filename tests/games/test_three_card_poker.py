@@ -23,6 +23,7 @@ from sanh.games.three_card_poker import (
     Fold,
     ForceFold,
     Play,
+    Ready,
     TcpState,
     ThreeCardPoker,
     dealer_qualifies,
@@ -70,7 +71,8 @@ def dealt(
     stacks: list[int] | None = None,
 ) -> TcpState:
     state = betting(bets, seats=seats, options=options, stacks=stacks)
-    state = GAME.apply(state, CloseBetting(None))
+    if state.phase == "betting":
+        state = GAME.apply(state, CloseBetting(None))
     assert GAME.to_act(state) is CHANCE
     return GAME.apply(state, order(*cards))
 
@@ -477,9 +479,8 @@ def test_bet_limits_and_balance() -> None:
     assert_refused(state, Bet(0, "ante", G), "already placed")
     assert_refused(state, Bet(0, "pair_plus", 50 * G + 1), "over the balance")
     state = GAME.apply(state, Bet(0, "pair_plus", 50 * G))
-    assert GAME.to_act(state) == ()  # nothing left to bet: only the table acts
-    with pytest.raises(NotYourTurnError):
-        GAME.apply(state, Bet(0, "six_card_bonus", G))
+    assert GAME.to_act(state) is CHANCE  # nothing left to bet: the window closed by itself
+    assert_refused(state, Bet(0, "six_card_bonus", G), "waiting for the deal")
 
 
 def test_bet_limit_options() -> None:
@@ -525,6 +526,22 @@ def test_decision_errors() -> None:
     assert_refused(state, order("Kc Kd 4h"), "no deal")
     done = GAME.apply(state, Play(0))
     assert_refused(done, Fold(0), "the hand is over")
+
+
+def test_ready_seats_close_the_window() -> None:
+    """A seat that says Ready is not asked again; when no seat is left to act the window closes
+    by itself (the table's clock need not run out)."""
+    state = betting({0: {"ante": G}}, seats=2)
+    assert Ready(0) in GAME.legal_actions(state) and Ready(1) in GAME.legal_actions(state)
+    state = GAME.apply(state, Ready(0))
+    assert GAME.to_act(state) == (1,)
+    with pytest.raises(NotYourTurnError):
+        GAME.apply(state, Bet(0, "pair_plus", G))
+    assert_refused(state, Ready(None), "only a seat")
+    state = GAME.apply(state, Ready(1))
+    assert GAME.to_act(state) is CHANCE
+    nobody = GAME.apply(GAME.new_state(config(seats=1)), Ready(0))
+    assert GAME.is_terminal(nobody) and GAME.settle(nobody).deltas == (0,)
 
 
 def test_close_with_no_bets_ends_the_round() -> None:
@@ -616,7 +633,7 @@ def test_render_text() -> None:
     """The terminal table shows the dealer, the Player hand, bets, decisions and results."""
     state = dealt({0: {"ante": 10 * G, "pair_plus": 5 * G}}, "Th Ts Tc", "8h 7h 6h")
     text = GAME.render_text(GAME.observe(state, 0))
-    assert "?? ?? ??" in text and "10♥ 10♠ 10♣" in text and "p1 play" in text
+    assert "?? ?? ??" in text and "10♥ 10♠ 10♣" in text and "You may: play; fold" in text
     assert "three of a kind" in text
     state = GAME.apply(state, Play(0))
     text = GAME.render_text(GAME.observe(state, 0))
@@ -650,7 +667,8 @@ def test_settlement_balances_and_caps_losses(
         for spot, amount in zip(("ante", "pair_plus", "six_card_bonus"), amounts, strict=True):
             if amount and GAME.is_legal(state, Bet(seat, spot, amount)):
                 state = GAME.apply(state, Bet(seat, spot, amount))
-    state = GAME.apply(state, CloseBetting(None))
+    if state.phase == "betting":
+        state = GAME.apply(state, CloseBetting(None))
     if not GAME.is_terminal(state):
         state = GAME.apply(state, Shuffle(tuple(Card(c) for c in deck)))
     for seat, choice in enumerate(choices):
