@@ -905,6 +905,9 @@ _DECISION_TEXT = {
 
 
 def _cards_text(cards: tuple[Card | None, ...]) -> str:
+    """Cards high to low (hidden ones as ``??``)."""
+    if None not in cards:
+        cards = tuple(sorted(cards, key=lambda c: -int(c or 0)))
     return " ".join("??" if c is None else format_cards([c], symbols=True) for c in cards)
 
 

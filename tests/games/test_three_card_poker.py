@@ -633,7 +633,7 @@ def test_render_text() -> None:
     """The terminal table shows the dealer, the Player hand, bets, decisions and results."""
     state = dealt({0: {"ante": 10 * G, "pair_plus": 5 * G}}, "Th Ts Tc", "8h 7h 6h")
     text = GAME.render_text(GAME.observe(state, 0))
-    assert "?? ?? ??" in text and "10♥ 10♠ 10♣" in text and "You may: play; fold" in text
+    assert "?? ?? ??" in text and "10♠ 10♥ 10♣" in text and "You may: play; fold" in text
     assert "three of a kind" in text
     state = GAME.apply(state, Play(0))
     text = GAME.render_text(GAME.observe(state, 0))
