@@ -1,6 +1,6 @@
 """Benchmark: the Phỏm meld arranger on 10-card hands (issue 5: median under 1 ms).
 
-Run: ``.venv/bin/python benchmarks/bench_melds.py`` (or ``--hands N --seed S``). It times
+Run: ``.venv/bin/python -m benchmarks.phom_melds [--hands N] [--seed S]``. It times
 :func:`sanh.eval.melds.best_arrangement` (fewest deadwood points) and
 :func:`sanh.eval.melds.most_melded` (the Ù test) and
 :func:`sanh.eval.melds.maximal_arrangements` (the legal lay-downs) on seeded random 10-card
