@@ -20,7 +20,8 @@ The ranking is the seed's, kept literally, with every departure behind a :class:
 >>> sf_high = parse_cards("9c Tc Jc Qc Kc")
 >>> xito_key(sf_low) > xito_key(sf_high)
 True
->>> xito_key(sf_low, XiToRules(lower_straight_flush_wins=False)) > xito_key(sf_high)
+>>> higher_wins = XiToRules(lower_straight_flush_wins=False)
+>>> xito_key(sf_low, higher_wins) > xito_key(sf_high, higher_wins)
 False
 >>> xito_category(parse_cards("As Ac Ad Ah 8c")).name
 'FOUR_OF_A_KIND'

@@ -192,12 +192,19 @@ class Betting:
         others = [self.committed[s] + self.stacks[s] for s in self.live_seats() if s != seat]
         return max(others, default=0)
 
+    def may_raise(self, seat: Seat) -> bool:
+        """Whether the round lets ``seat`` bet or raise at all (before amounts)."""
+        rule = self.rule
+        if rule is None or not rule.can_raise or self.acted[seat]:
+            return False
+        return not (
+            rule.limit == "fixed" and rule.max_bets is not None and self.bets >= rule.max_bets
+        )
+
     def raise_bounds(self, seat: Seat) -> tuple[Chips, Chips] | None:
         """The legal raise-to totals for ``seat`` (``min``, ``max``), or None if it may not."""
         rule = self.rule
-        if rule is None or not rule.can_raise or self.acted[seat]:
-            return None
-        if rule.limit == "fixed" and rule.max_bets is not None and self.bets >= rule.max_bets:
+        if rule is None or not self.may_raise(seat):
             return None
         own_max = self.round_bets[seat] + self.stacks[seat]
         cap = self.cap_total(seat) - (self.committed[seat] - self.round_bets[seat])
@@ -243,7 +250,8 @@ class Betting:
                 ranges.append(AmountRange(Raise(seat, 0), low, high))
             else:
                 ranges.append(AmountRange(Raise(seat, 0), low, low))
-        if rule.all_in_button and self.stacks[seat] > 0:
+        stack = self.stacks[seat]
+        if rule.all_in_button and stack > 0 and (stack <= owed or self.may_raise(seat)):
             actions.append(AllIn(seat))
         return actions, ranges
 

@@ -523,7 +523,7 @@ class XiTo(Game[XiToState]):
         if state.phase == "show":
             return Muck(seat)
         check = Check(seat)
-        if reason == "timeout" and check in self.legal_actions(state):
+        if reason != "leave" and check in self.legal_actions(state):
             return check
         return Fold(seat)
 
