@@ -288,7 +288,8 @@ class Lieng(Game[LiengState]):
         for seat in range(config.seats):
             if in_hand[seat]:
                 betting = betting.post(seat, config.stake)
-        return LiengState(config=config, betting=betting, start=start)
+        empty = ((),) * config.seats
+        return LiengState(config=config, betting=betting, start=start, cards=empty)
 
     def to_act(self, state: LiengState) -> tuple[Seat, ...] | Chance | None:
         """The chance player while shuffling, else the seat to act."""

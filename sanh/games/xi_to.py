@@ -428,6 +428,9 @@ class XiTo(Game[XiToState]):
             hole_5th=hole_5th,
             tay_max=tay_max,
             rules_pending=pending,
+            cards=((),) * config.seats,
+            up=((),) * config.seats,
+            chosen=(False,) * config.seats,
         )
 
     def to_act(self, state: XiToState) -> tuple[Seat, ...] | Chance | None:
