@@ -6,7 +6,7 @@ L = 1,000 units throughout; stacks are account balances (20 L unless said otherw
 from __future__ import annotations
 
 import doctest
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,7 +16,7 @@ from sanh.cards import DECK_52
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import TableConfig
+from sanh.games.base import OptionValue, TableConfig
 from sanh.games.driver import chance_event, random_action
 from sanh.games.lieng import (
     Call,
@@ -34,8 +34,7 @@ from sanh.games.xi_to import turn_timer_s
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from tests.games.stud_support import play, rejected, seen_by, stacked
 
-GAME = find_game("Liêng")
-assert isinstance(GAME, Lieng)
+GAME = cast(Lieng, find_game("Liêng"))
 L = 1000
 
 
@@ -340,3 +339,27 @@ def test_doctests() -> None:
     """The examples in the modules' docstrings hold."""
     for module in (sanh.games.lieng, sanh.eval.lieng):
         assert doctest.testmod(module).failed == 0
+
+
+# Every Liêng flag of RULES.md (§8, §15 A-LI*, A-PL2, A-PL4, A-PL5).
+RULES_FLAGS: dict[str, OptionValue] = {
+    "lieng.suited_straight_above_trips": True,
+    "lieng.face_compare": "top_card",
+    "lieng.points_tie": "split",
+    "lieng.straight_tie": "top_card",
+    "lieng.min_raise": 2,
+    "lieng.raise_cap": 0,
+    "lieng.direction": "cw",
+    "platform.min_balance_multiple": 0,
+    "table.quick_mode": True,
+}
+
+
+def test_every_rules_flag_is_an_option() -> None:
+    """RULES.md lists these flags for Liêng; each is an option of ``info.options`` with the
+    document's default, and its other value is accepted."""
+    specs = {spec.name: spec for spec in GAME.info.options}
+    assert set(specs) == set(RULES_FLAGS)
+    for name, other in RULES_FLAGS.items():
+        assert specs[name].check(other) == other
+        assert specs[name].default != other

@@ -7,7 +7,7 @@ late unit 200 (20 %).
 from __future__ import annotations
 
 import doctest
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -18,7 +18,7 @@ from sanh.cards import DECK_28, parse_card, parse_cards
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import Action, Shuffle, TableConfig
+from sanh.games.base import Action, OptionValue, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
 from sanh.games.xi_to import (
     BUYIN_AUTO_S,
@@ -43,8 +43,7 @@ from sanh.games.xi_to import (
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from tests.games.stud_support import play, rejected, seen_by, stacked
 
-GAME = find_game("xi-to")
-assert isinstance(GAME, XiTo)
+GAME = cast(XiTo, find_game("xi-to"))
 L = 1000
 
 # Seed example deck (S001 Xì tố §2a), 2 seats: A = p1 (the host), B = p2.
@@ -639,3 +638,52 @@ def test_doctests() -> None:
     """The examples in the modules' docstrings hold."""
     for module in (sanh.games.xi_to, sanh.games._stud_pots, sanh.eval.xito):
         assert doctest.testmod(module).failed == 0
+
+
+# Every Xì tố flag of RULES.md (§6, §15 A-XT*, §16B) and the platform flag that applies.
+RULES_FLAGS: dict[str, OptionValue] = {
+    "xito.variant": 2,
+    "xito.auto_follow_2": True,
+    "xito.hole_5th": True,
+    "xito.tay_max": True,
+    "xito.lead_rule": "all_upcards",
+    "xito.round1_pct": 10,
+    "xito.round1_raise": True,
+    "xito.late_unit_pct": 30,
+    "xito.late_limit": "nolimit",
+    "xito.max_raises": 1,
+    "xito.option_setter": "first_bettor",
+    "xito.lower_straight_flush_wins": False,
+    "xito.ace_low_straight": True,
+    "xito.suit_tiebreak": False,
+    "xito.suit_before_kickers": True,
+    "xito.flush_beats_full_house": True,
+    "xito.v2_limit": "as_v1",
+    "xito.all_in_from_card": 3,
+    "table.quick_mode": True,
+}
+
+
+def test_every_rules_flag_is_an_option() -> None:
+    """RULES.md lists these flags for Xì tố; each is an option of ``info.options`` with the
+    document's default, and its other value is accepted."""
+    specs = {spec.name: spec for spec in GAME.info.options}
+    assert set(specs) == set(RULES_FLAGS)
+    for name, other in RULES_FLAGS.items():
+        assert specs[name].check(other) == other
+        assert specs[name].default != other
+
+
+def test_ranking_flags_reach_the_ranking() -> None:
+    """The ranking flags (A-XT6 to A-XT10) set the evaluator's rules."""
+    fields = {
+        "xito.lower_straight_flush_wins": "lower_straight_flush_wins",
+        "xito.ace_low_straight": "ace_low_straight",
+        "xito.suit_tiebreak": "suit_tiebreak",
+        "xito.suit_before_kickers": "suit_before_kickers",
+        "xito.flush_beats_full_house": "flush_beats_full_house",
+    }
+    default = settings(TableConfig.make(seats=2)).ranking
+    for option, field in fields.items():
+        changed = settings(TableConfig.make(seats=2, options={option: RULES_FLAGS[option]}))
+        assert getattr(changed.ranking, field) == RULES_FLAGS[option] != getattr(default, field)
