@@ -120,3 +120,53 @@ def test_lieng_chips_conserved(seats: int, data: st.DataObject) -> None:
     deck = tuple(data.draw(st.permutations(DECK_52)))
     config = TableConfig.make(seats=seats, stake=stake, stacks=stacks, options=options)
     event(f"lieng events {check_hand(LIENG, config, deck, data) // 5 * 5}")
+
+
+def hidden_from(state: Any, viewer: int) -> list[Any]:
+    """Dealt cards the viewer cannot see: the other seats' face-down cards."""
+    hidden = []
+    for seat, cards in enumerate(state.cards):
+        if seat == viewer:
+            continue
+        ups = getattr(state, "up", None)
+        for index, card in enumerate(cards):
+            if ups is None or not ups[seat][index]:
+                hidden.append(card)
+    return hidden
+
+
+@pytest.mark.parametrize("game_id", ["xi-to", "lieng"])
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_views_ignore_cards_hidden_from_the_viewer(game_id: str, data: st.DataObject) -> None:
+    """``observe(s, seat)`` is unchanged when a card hidden from that seat (another seat's
+    face-down card) is swapped with a card still in the deck, and the same actions are played
+    (STYLE.md §9; RULES.md §2.10)."""
+    game = find_game(game_id)
+    seats = data.draw(st.integers(game.info.seats_min, game.info.seats_max))
+    deck = list(data.draw(st.permutations(DECK_28 if game_id == "xi-to" else DECK_52)))
+    config = TableConfig.make(seats=seats, stake=1000, stacks=[20_000] * seats)
+    state = game.apply(game.new_state(config), Shuffle(tuple(deck)))
+    for _ in range(data.draw(st.integers(0, 12))):
+        if game.to_act(state) is None or state.phase != "bet":
+            break
+        state = game.apply(state, pick_action(game, state, data))
+    if state.phase not in ("bet", "show"):
+        return  # at the showdown every live hand is shown anyway
+    viewer = data.draw(st.integers(0, seats - 1))
+    hidden = hidden_from(state, viewer)
+    dealt = game_dealt(state)
+    if not hidden or dealt >= len(deck):
+        return
+    card = data.draw(st.sampled_from(hidden))
+    other = data.draw(st.sampled_from(deck[dealt:]))
+    i, j = deck.index(card), deck.index(other)
+    deck[i], deck[j] = deck[j], deck[i]
+    swapped = game.replay(config, (Shuffle(tuple(deck)), *state.history[1:]))
+    assert swapped.cards != state.cards  # the seat now holds another card...
+    assert game.observe(swapped, viewer) == game.observe(state, viewer)  # ...the viewer can't tell
+
+
+def game_dealt(state: Any) -> int:
+    """How many cards of the deck have been dealt."""
+    return int(getattr(state, "dealt", sum(len(cards) for cards in state.cards)))
