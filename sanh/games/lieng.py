@@ -258,8 +258,9 @@ class Lieng(Game[LiengState]):
         seats_max=9,
         deck="52",
         banked=False,
-        # One betting round; each full raise adds at least L to the level, so with stakes up to
-        # 1,000 L there are at most ~1,000 full raises, each answered by at most 8 actions.
+        # One betting round; each full raise adds at least L to the level and no total passes
+        # the largest balance, so balances up to 2,000 L allow at most 2,000 full raises, each
+        # answered by at most 8 calls or folds: under 20,000 actions.
         max_actions=20_000,
         rules_source="RULES.md §2.6, §8, §15 (A-LI*, A-PL2, A-PL4); seed 001 'Chơi Liêng'",
         aliases=("lieng", "ba cay lieng"),

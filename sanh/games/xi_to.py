@@ -392,8 +392,10 @@ class XiTo(Game[XiToState]):
         seats_max=5,
         deck="28",
         banked=False,
-        # No-limit rounds raise by at least 5 % of L; with stakes up to 1,000 L a hand stays
-        # far below this bound (each full raise adds 5 % of L to the level).
+        # Bound: every full bet or raise lifts a seat's total by at least 5 % of L, and no total
+        # passes the largest stake, so stakes up to 1,000 L allow at most 20,000 of them over
+        # the hand, each followed by at most 4 calls or folds: about 100,000 actions. 400,000
+        # covers stakes up to 4,000 L (the buy-in maximum is 10 L).
         max_actions=400_000,
         rules_source="RULES.md §2.3, §6, §15 (A-XT*), §16B; seed 001 'Xì tố'",
         aliases=("xito", "xi to", "poker hong kong", "hong kong poker", "five card stud"),
