@@ -82,9 +82,11 @@ from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
     "GAMES",
+    "OPTIONS",
     "Call",
     "Fold",
     "Lieng",
+    "LiengSettings",
     "LiengState",
     "LiengView",
     "Muck",
@@ -92,6 +94,7 @@ __all__ = [
     "Show",
     "can_start",
     "hand_label",
+    "settings",
 ]
 
 Phase = Literal["shuffle", "bet", "show", "over"]

@@ -106,6 +106,7 @@ from sanh.types import Chips, Seat, format_gold
 __all__ = [
     "BUYIN_AUTO_S",
     "GAMES",
+    "OPTIONS",
     "AllIn",
     "Call",
     "Check",
@@ -116,10 +117,13 @@ __all__ = [
     "Show",
     "TurnUp",
     "XiTo",
+    "XiToSettings",
     "XiToState",
     "XiToView",
     "buyin_amount",
     "buyin_limits",
+    "lead_key",
+    "settings",
     "top_up_limits",
     "turn_timer_s",
 ]
