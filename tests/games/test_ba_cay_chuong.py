@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 
@@ -324,3 +325,82 @@ def test_gold_is_conserved_across_rounds(seed: int, seats: int) -> None:
         assert settlement.breakage == 0  # the cover rule keeps every payment whole
         assert all(d >= -s for d, s in zip(settlement.deltas, stacks, strict=True))
         carry = GAME.carry(state)
+
+
+CHUONG_INTS = {
+    "bacaychuong.max_bet": (10, 1, 3),
+    "bacaychuong.min_cover_multiple": (2, 1, 3),
+    "platform.min_balance_multiple": (10, 0, 2),
+}
+
+
+def random_options(rng: SeededRng) -> dict[str, object]:
+    """Any combination of the RULES.md flags of Ba Cây Chương."""
+    options: dict[str, object] = {}
+    for spec in GAME.info.options:
+        if spec.choices:
+            values: tuple[object, ...] = spec.choices
+        elif isinstance(spec.default, bool):
+            values = (False, True)
+        else:
+            values = CHUONG_INTS[spec.name]
+        options[spec.name] = values[rng.randbelow(len(values))]
+    return options
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9), st.integers(2, 9))
+def test_any_options_conserve_gold(seed: int, seats: int) -> None:
+    """Every option combination, several rounds (the bank moving with the carry): every round
+    ends, settles to zero and takes no seat below zero."""
+    rng = SeededRng(f"chuong-options/{seed}")
+    options = random_options(rng)
+    carry = None
+    for _ in range(3):
+        stacks = [L * rng.randbelow(40) for _ in range(seats)]
+        state = GAME.new_state(table(seats, stacks=stacks, carry=carry, options=options))
+        while not GAME.is_terminal(state):
+            turn = GAME.to_act(state)
+            state = GAME.apply(
+                state,
+                chance_event(GAME, state, rng)
+                if turn is CHANCE
+                else random_action(GAME, state, rng),
+            )
+        settlement = GAME.settle(state)
+        settlement.check()
+        assert all(d >= -s for d, s in zip(settlement.deltas, stacks, strict=True))
+        carry = GAME.carry(state)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9), st.integers(3, 9), st.integers(0, 12))
+def test_views_ignore_cards_hidden_from_the_viewer(seed: int, seats: int, steps: int) -> None:
+    """Swapping two cards the viewer cannot see (other players' face-down cards, squeezed or
+    not) leaves the viewer's view unchanged."""
+    rng = SeededRng(f"chuong-swap/{seed}")
+    state = GAME.new_state(table(seats))
+    for seat in range(1, seats):
+        state = GAME.apply(state, Bet(seat, L))
+    state = GAME.apply(state, chance_event(GAME, state, rng))
+    for _ in range(steps):
+        moves = [a for a in GAME.legal_actions(state) if not isinstance(a, TimeUp)]
+        if GAME.is_terminal(state) or not moves:
+            return
+        state = GAME.apply(state, moves[rng.randbelow(len(moves))])
+    if GAME.is_terminal(state):
+        return
+    for viewer in [None, *range(seats)]:
+        places = [
+            (owner, i)
+            for owner in state.players
+            if owner != viewer and not state.flipped[owner]
+            for i in range(3)
+        ]
+        if len(places) < 2:
+            continue
+        (a, i), (b, j) = places[rng.randbelow(len(places))], places[rng.randbelow(len(places))]
+        cards = [list(hand) for hand in state.cards]
+        cards[a][i], cards[b][j] = cards[b][j], cards[a][i]
+        swapped = dataclasses.replace(state, cards=tuple(map(tuple, cards)))
+        assert GAME.observe(swapped, viewer) == GAME.observe(state, viewer)

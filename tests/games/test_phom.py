@@ -811,3 +811,91 @@ def test_gold_is_conserved_and_every_game_ends(seed: int, seats: int, leave_ever
     if state.outcome == "end":
         active = [s for s in state.order if not state.removed[s]]
         assert len(active) == 1 or all(len(state.rows[s]) == 4 for s in active)
+
+
+PHOM_INTS = {
+    "phom.chot_multiplier": (5, 0, 7),
+    "platform.min_balance_multiple": (0, 10, 30),
+}
+PHOM_STRINGS = {"phom.eat_multipliers": ("1,2,3", "1", "2,4,6,8")}
+
+
+def random_options(rng: SeededRng) -> dict[str, object]:
+    """Any combination of the RULES.md flags of Phỏm."""
+    options: dict[str, object] = {}
+    for spec in GAME.info.options:
+        if spec.choices:
+            values: tuple[object, ...] = spec.choices
+        elif isinstance(spec.default, bool):
+            values = (False, True)
+        elif spec.name in PHOM_INTS:
+            values = PHOM_INTS[spec.name]
+        else:
+            values = PHOM_STRINGS[spec.name]
+        options[spec.name] = values[rng.randbelow(len(values))]
+    return options
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9), st.integers(2, 4))
+def test_any_options_conserve_gold(seed: int, seats: int) -> None:
+    """Every option combination: random legal play ends and settles to zero, capped at stacks."""
+    rng = SeededRng(f"options/{seed}")
+    stacks = [L * (5 + rng.randbelow(60)) for _ in range(seats)]
+    state = GAME.new_state(config(seats, stacks=stacks, options=random_options(rng)))
+    for _ in range(GAME.info.max_actions):
+        turn = GAME.to_act(state)
+        if turn is None:
+            break
+        event = (
+            chance_event(GAME, state, rng) if turn is CHANCE else random_action(GAME, state, rng)
+        )
+        state = GAME.apply(state, event)
+    assert GAME.is_terminal(state)
+    settlement = GAME.settle(state)
+    settlement.check()
+    assert all(d >= -s for d, s in zip(settlement.deltas, stacks, strict=True))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**9), st.integers(2, 4), st.integers(0, 60))
+def test_views_ignore_cards_hidden_from_the_viewer(seed: int, seats: int, steps: int) -> None:
+    """Swapping two cards the viewer cannot see (other players' unrevealed cards and the stock)
+    leaves the viewer's view unchanged."""
+    rng = SeededRng(f"swap/{seed}")
+    state = GAME.new_state(config(seats))
+    for _ in range(steps + 1):
+        turn = GAME.to_act(state)
+        if turn is None:
+            break
+        event = (
+            chance_event(GAME, state, rng) if turn is CHANCE else random_action(GAME, state, rng)
+        )
+        state = GAME.apply(state, event)
+    if GAME.is_terminal(state) or GAME.to_act(state) is CHANCE:
+        return
+    public = {card for row in state.eaten for card in row}
+    for viewer in [None, *state.order]:
+        places: list[tuple[int, int]] = [(-1, i) for i in range(len(state.stock))]
+        for owner in state.order:
+            if owner != viewer:
+                places += [
+                    (owner, i) for i, card in enumerate(state.hands[owner]) if card not in public
+                ]
+        if len(places) < 2:
+            continue
+        first = places[rng.randbelow(len(places))]
+        second = places[rng.randbelow(len(places))]
+        swapped = swap_cards(state, first, second)
+        assert GAME.observe(swapped, viewer) == GAME.observe(state, viewer)
+
+
+def swap_cards(state: PhomState, first: tuple[int, int], second: tuple[int, int]) -> PhomState:
+    """Exchange two cards between hands and/or the stock (owner -1)."""
+    places = {-1: list(state.stock), **{s: list(h) for s, h in enumerate(state.hands)}}
+    a = places[first[0]][first[1]]
+    b = places[second[0]][second[1]]
+    places[first[0]][first[1]] = b
+    places[second[0]][second[1]] = a
+    hands = tuple(tuple(sorted(places[s])) for s in range(len(state.hands)))
+    return dataclasses.replace(state, stock=tuple(places[-1]), hands=hands)
