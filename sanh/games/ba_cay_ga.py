@@ -38,6 +38,8 @@ Choices where the rules are silent (documented [DEF]s of RULES.md, and ours):
 * In a carried round no member can pay: the round is cancelled and the pot waits. A live pot with
   no members left at all starts a collection round (anyone may join by paying the gà).
 * Members who could not pay a carried round's stake stay members (they sat that round out).
+* If the host leaves before the deal, nobody is waited for: once everyone has decided and two
+  players are ready, the cards are dealt.
 """
 
 from __future__ import annotations
@@ -546,10 +548,13 @@ def _set_decision(state: GaState, seat: Seat, decision: str) -> GaState:
 
 
 def _decided(state: GaState) -> GaState:
-    """After a decision: wait for the host once all have decided, or cancel."""
+    """After a decision: wait for the host once all have decided (deal at once if the host has
+    left), or cancel."""
     if UNDECIDED in state.decisions:
         return state
     if state.decisions.count(READY) >= 2:
+        if state.decisions[state.config.host] == LEFT:
+            return _close_ready(state)
         return dataclasses.replace(state, phase="start")
     return dataclasses.replace(state, phase="over", outcome="cancelled")
 

@@ -214,6 +214,14 @@ def test_host_start_and_sitting_out() -> None:
     assert GAME.to_act(state) is CHANCE
 
 
+def test_host_leaving_before_the_deal_does_not_block_the_round() -> None:
+    """Our choice: with the host gone, the round deals once everyone has decided."""
+    state = GAME.new_state(table(4))
+    for action in (Ready(0), Ready(1), Leave(0), Ready(2), SitOut(3)):
+        state = GAME.apply(state, action)
+    assert GAME.to_act(state) is CHANCE and state.players == (1, 2)
+
+
 def test_listed_start_once_everyone_decided() -> None:
     """Start is listed for the host once every seat has decided."""
     state = GAME.new_state(table(3))
