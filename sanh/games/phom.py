@@ -40,6 +40,8 @@ Choices where RULES.md is silent (ours):
   as two runs) is the player's choice. When the only maximal arrangement is empty the step is
   skipped (the player is then Móm unless they lay down later). In a *Tái* turn after laying
   down the player lays down any new meld (an eaten card must end in a laid meld) and may send.
+* A discard may be eaten by the next player still playing (players whose row is full are
+  skipped); a player whose turn comes round again at once cannot eat their own discard.
 * **Sending** is allowed onto any other player's laid melds while the sender keeps at least one
   card to discard; a set takes its fourth card, a run the next card at either end.
 * The **chốt** multiplier replaces the ordinal one, and a chốt still counts as an eat for the
