@@ -27,8 +27,9 @@ Choices where the rules are silent (each [DEF] unless RULES.md names it):
   higher four first). A higher four of a kind beating a four that was led is no cut and pays
   nothing; only chains that start by cutting 2s pay (§7.6).
 * Báo 1: an offence is a single below the player's highest rank played while the next player
-  in play holds one card; if that player later goes out, the latest offender pays every
-  loser's card amount (*đền làng*); thối and leaving payments stay with their payers.
+  in play holds one card; if that player goes out by beating that very single, the offender
+  pays every loser's card amount (*đền làng*); thối and leaving payments stay with their
+  payers. A lower single the one-card player does not beat at once costs nothing.
 * A declarer who goes out on 2s fails; the game then ends with no winner, and the next game
   is led as a first game. Đền báo (a declarer leaving) ends the game the same way. With
   ``samloc.sam_fail_ends_game = false`` a failed Sâm turns into an ordinary game, ordinary
@@ -185,7 +186,8 @@ class SamState:
     den_trang: tuple[tuple[Seat, Seat], ...] = ()
     """(passer, table seat): passes made while holding a play that beat the table."""
     bao1: tuple[tuple[Seat, Seat], ...] = ()
-    """(offender, one-card player): lower singles played before a player on Báo 1."""
+    """(offender, one-card player): the single on the table is below the offender's highest
+    and the next player holds one card (cleared by the next play or the trick's end)."""
     outcome: str = ""
     """``instant_win``, ``out``, ``last_player``, ``sam_success``, ``sam_failed``,
     ``sam_failed_on_twos``, ``den_bao``."""
@@ -216,6 +218,8 @@ class SamView(View):
 
     seats: int
     stake: int
+    step: int
+    """Turn order: +1 to increasing seat numbers, -1 to decreasing."""
     phase: str
     hand: tuple[Card, ...]
     card_counts: tuple[int, ...]
@@ -595,16 +599,18 @@ class SamLoc(Game[SamState]):
         assert combo is not None
         before = state.hands[seat]
         following = self._next_in_play(state, seat)
-        bao1 = state.bao1
-        if (
+        gone = set(cards)
+        hand = tuple(c for c in before if c not in gone)
+        bao1: tuple[tuple[Seat, Seat], ...] = ()
+        if state.bao1 and state.bao1[0][1] == seat and not hand:
+            bao1 = state.bao1  # the Báo 1 player goes out over the offending single
+        elif (
             combo.kind is Kind.SINGLE
             and following is not None
             and len(state.hands[following]) == 1
             and climb_rank(combo.cards[0]) < climb_rank(before[-1])
         ):
-            bao1 = (*bao1, (seat, following))
-        gone = set(cards)
-        hand = tuple(c for c in before if c not in gone)
+            bao1 = ((seat, following),)
         state = dataclasses.replace(
             state,
             hands=put(state.hands, seat, hand),
@@ -660,6 +666,7 @@ class SamLoc(Game[SamState]):
             thoi=(*state.thoi, seat),
             trick=(),
             passed=(False,) * n,
+            bao1=(),
         )
         remaining = [s for s in range(n) if state.in_play[s]]
         if len(remaining) == 1:
@@ -752,6 +759,7 @@ class SamLoc(Game[SamState]):
             debts=state.debts + self._chain_debts(state),
             trick=(),
             passed=(False,) * n,
+            bao1=(),
             turn=leader,
         )
 
@@ -791,6 +799,7 @@ class SamLoc(Game[SamState]):
         total = sum(amount for amount, _ in amounts.values())
         debts: list[Debt] = []
         offenders = [p for p, target in state.bao1 if target == winner and p in losers]
+        # (``bao1`` holds the offence only when the winner went out over that single.)
         passers = {p for p, target in state.den_trang if target == winner}
         treo_culprit = next((s for s in losers if s in passers), None)
         if offenders and rules.bao1_penalty == "den_lang" and total:
@@ -884,6 +893,7 @@ class SamLoc(Game[SamState]):
             **self.view_base(state, viewer),
             seats=n,
             stake=state.config.stake,
+            step=state.rules.step,
             phase=state.phase,
             hand=state.hands[viewer] if dealt and viewer is not None else (),
             card_counts=tuple(len(h) for h in state.hands) if dealt else (0,) * n,

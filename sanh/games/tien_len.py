@@ -188,6 +188,8 @@ class TienLenView(View):
 
     seats: int
     stake: int
+    step: int
+    """Turn order: +1 to increasing seat numbers, -1 to decreasing."""
     scoring: str
     hand: tuple[Card, ...]
     """The viewer's own cards (empty for a spectator)."""
@@ -717,6 +719,7 @@ class TienLen(Game[TienLenState]):
             **self.view_base(state, viewer),
             seats=n,
             stake=state.config.stake,
+            step=state.rules.step,
             scoring=state.rules.scoring,
             hand=state.hands[viewer] if own and viewer is not None else (),
             card_counts=tuple(len(h) for h in state.hands) if dealt else (0,) * n,

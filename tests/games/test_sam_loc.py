@@ -259,6 +259,15 @@ def test_s001_bao_1_penalty() -> None:
     assert GAME.settle(no_penalty).deltas == (-200, 600, -400)
 
 
+def test_bao_1_lower_single_not_beaten_at_once_costs_nothing() -> None:
+    """A-SL9 (DEF): the penalty needs the Báo 1 player to go out over the offending single."""
+    state = at(dealt(3, stake=100), ["5s Ks", "Qh", "3c 4d 6d"])
+    state = act(GAME, state, "p1 5s", "p2 pass", "p3 6d", "p1 pass", "p3 3c", "p1 pass")
+    state = act(GAME, state, "p2 Qh")
+    assert (state.outcome, state.winner) == ("out", 1)
+    assert GAME.settle(state).deltas == (-100, 200, -100)
+
+
 def test_bao_1_enforced_option() -> None:
     """A-SL9 ``samloc.bao1_enforce``: the system forces the highest single before a Báo 1."""
     hands = ["5s Ks 8d", "9h", "3c 4d 6h 7c"]
