@@ -165,7 +165,11 @@ def render_shedding(*, title: str, view: Any, seat_notes: Any, extra: str = "") 
             f"p{s + 1}: {''.join(c.pretty for c in cards)}" for s, cards in view.trick
         )
         lines.append(f"Trick: {plays}")
-        lines.append(f"On the table: {view.table_kind} by p{view.table_seat + 1}")
+        kind = _KIND_NAMES.get(view.table_kind, view.table_kind)
+        if view.table_kind == Kind.PAIR_STRAIGHT.value:
+            kind = f"{len(view.table) // 2} đôi thông"
+        shown = "".join(c.pretty for c in view.table)
+        lines.append(f"On the table: {kind} {shown} by p{view.table_seat + 1}")
     elif not view.terminal:
         lines.append("On the table: nothing (a new trick)")
     if extra:
@@ -179,7 +183,19 @@ def render_shedding(*, title: str, view: Any, seat_notes: Any, extra: str = "") 
             )
     if view.hand:
         lines.append("Your hand: " + " ".join(c.pretty for c in view.hand))
+    for card in getattr(view, "must_include", ()):
+        lines.append(f"Your first play must include {card.pretty}")
     return "\n".join(lines)
+
+
+_KIND_NAMES = {
+    Kind.SINGLE.value: "single",
+    Kind.PAIR.value: "pair",
+    Kind.TRIPLE.value: "triple (sám)",
+    Kind.STRAIGHT.value: "straight",
+    Kind.FOUR.value: "tứ quý",
+    Kind.DOUBLE_FOUR.value: "two tứ quý",
+}
 
 
 def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

@@ -342,11 +342,16 @@ def test_led_four_beaten_by_a_higher_four_pays_nothing() -> None:
 def test_s001_disconnect_skips_a_round() -> None:
     """S001 Sâm 3: 'Khi người chơi trong bàn bị mất kết nối thì tính là bỏ qua 1 vòng và tiếp tục
     chơi lượt sau.' RULES §7.7: pass; lead the lowest single (the highest before a Báo 1)."""
-    state = at(dealt(3), ["5s 9d", "4s Kd 7c", "3c 8d Qs"])
+    state = at(dealt(3), ["5s 9d Jc 6h", "4s Kd 7c", "3c 8d Qs"])
     assert GAME.default_action(state, 0, "disconnect") == Play(0, parse_cards("5s"))
     assert GAME.default_action(state, 1, "disconnect") is None
     state = act(GAME, state, "p1 5s")
     assert GAME.default_action(state, 1, "disconnect") == Pass(1)
+    state = act(GAME, state, "p2 pass", "p3 8d", "p1 9d")  # p2 sits out this trick …
+    assert GAME.to_act(state) == (2,)
+    state = act(GAME, state, "p3 pass", "p1 Jc")
+    assert GAME.to_act(state) == (1,)
+    assert GAME.is_legal(state, move("p2 Kd"))  # … and plays on after reconnecting
     bao = at(dealt(3), ["5s 9d", "4s", "3c 8d Qs"])
     assert GAME.default_action(bao, 0, "timeout") == Play(0, parse_cards("9d"))
     declaring = dealt(3)

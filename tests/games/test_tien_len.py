@@ -255,6 +255,21 @@ def test_s001_game_ends_when_a_player_plays_all_cards() -> None:
 
 
 # ----- S001 TLMN 3: cuts ----------------------------------------------------------------------
+def test_s001_answer_with_the_same_type_and_size() -> None:
+    """S001 TLMN 3: 'Nếu người chơi đánh 1 lá bài thì người tiếp theo phải đánh 1 lá bài mạnh
+    hơn. Nếu đánh 1 nhóm thì người tiếp theo phải đánh 1 nhóm mạnh hơn.' (RULES §12.2: the same
+    type, the same number of cards, a higher highest card)."""
+    hands = ["5s 6d 7c 8h 9s", "9c 9d 9h Ts Jd Qh Kd 3d"]
+    single = act(GAME, at(dealt(), hands), "p1 5s")
+    assert_refused(single, "p2 9c 9d", "does not beat")
+    straight = act(GAME, at(dealt(), hands), "p1 5s 6d 7c")
+    assert_refused(straight, "p2 9h Ts Jd Qh", "does not beat")
+    assert_refused(straight, "p2 9c 9d 9h", "does not beat")
+    assert GAME.is_legal(straight, move("p2 9h Ts Jd"))
+    four_long = act(GAME, at(dealt(), hands), "p1 5s 6d 7c 8h")
+    assert GAME.is_legal(four_long, move("p2 9h Ts Jd Qh"))
+
+
 def test_s001_three_pair_straight_cuts() -> None:
     """S001 TLMN 3: '• Ba đôi thông chặt được: một quân 2, ba đôi thông nhỏ hơn.'"""
     cutter = "4s 4c 5s 5c 6s 6c Kd"
@@ -621,7 +636,12 @@ def test_views_hide_other_hands() -> None:
     assert GAME.observe(state, 1).hand == state.hands[1]
     assert GAME.observe(state, None).hand == ()
     text = GAME.render_text(GAME.observe(state, 1))
-    assert "p2 (you): 13 cards" in text and "Your hand:" in text and "3♠" in text
+    assert "p2 (you): 13 cards" in text and "Your hand:" in text
+    assert "On the table: single 3♠ by p1" in text
+    leader_text = GAME.render_text(GAME.observe(dealt(4), 0))
+    assert "Your first play must include 3♠" in leader_text
+    over = act(GAME, at(dealt(2), ["3s", "4s 2h"]), "p1 3s")
+    assert "Over: out, winner p1" in GAME.render_text(GAME.observe(over, None))
 
 
 def test_first_lead_requirement_is_shown_only_to_the_leader() -> None:
