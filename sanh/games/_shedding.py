@@ -6,16 +6,17 @@ the hand runs, and turn them into one :class:`~sanh.games.base.Settlement` at th
 could commit (``config.stacks``); when the cap binds, each receiver gets a pro rata share
 rounded down and the integer remainder goes to breakage.
 
-Leaving and disconnection are table actions (``seat=None``) naming the player:
-``Leave(None, player)``. The server applies the action returned by
-``default_action(state, seat, "leave" | "disconnect")`` at any moment, whoever's turn it is.
+Leaving and disconnection are :class:`Leave` actions of the leaving seat. They are ``anytime``
+actions (accepted whoever's turn it is), so they are not listed among the turn's legal
+actions: the server applies what ``default_action(state, seat, "leave" | "disconnect")``
+returns, at any moment.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError
@@ -51,12 +52,9 @@ class Pass(Action):
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
-    """The table removes ``player`` (left the table or disconnected); ``seat`` is ``None``."""
+    """The seat leaves the table or is disconnected for good (``p3 leave``), at any moment."""
 
-    player: Seat
-
-    def __str__(self) -> str:
-        return f"t leave p{self.player + 1}"
+    anytime: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ failure, ``outcome="sam_failed"``); *thắng trắng* instant win; *báo 1* down
 player just before them must play their highest single, ``bao1`` offences); *thối 2* going out on
 2s (``thoi``); *treo* played no card; *chặt* / *đè* cut / over-cut (``item="cut"`` debts);
 *đền trắng* passing with a beating play against a Sâm that then succeeds; *đền báo* a declarer
-leaving; *rời bàn* leaving mid-game (:class:`Leave`, a table action); *đền làng* paying for every
-loser.
+leaving; *rời bàn* leaving mid-game (:class:`Leave`, accepted at any moment); *đền làng*
+paying for every loser.
 
 Seat order: turn order runs to increasing seat numbers (``samloc.direction = ccw``); ``cw``
 reverses it. Dealing gives card ``k`` of the deck order to seat ``k mod n``.
@@ -399,8 +399,8 @@ class SamLoc(Game[SamState]):
         return plays
 
     def legal_actions(self, state: SamState) -> tuple[Action, ...]:
-        """Every legal action: the acting seats', then the table's."""
-        n = state.config.seats
+        """Every legal action: the acting seats', then the table's (closing the declaration
+        window). :class:`Leave`, an ``anytime`` action, is not listed."""
         actions: list[Action] = []
         if state.phase == "declare":
             turn = self.to_act(state)
@@ -414,18 +414,15 @@ class SamLoc(Game[SamState]):
                 actions.append(Pass(state.turn))
         else:
             return ()
-        actions.extend(Leave(None, p) for p in range(n) if state.in_play[p])
         return tuple(actions)
 
     def validate_action(self, state: SamState, action: Action) -> None:
         """Check an action; raise :class:`IllegalActionError` saying why it is refused."""
         version = state.version
         if isinstance(action, Leave):
-            if action.seat is not None:
-                raise IllegalActionError(action, "leaving is a table action (seat=None)", version)
-            if not 0 <= action.player < state.config.seats:
-                raise IllegalActionError(action, "no such player", version)
-            if not state.in_play[action.player]:
+            if action.seat is None:
+                raise IllegalActionError(action, "leaving needs a seat", version)
+            if not state.in_play[action.seat]:
                 raise IllegalActionError(action, "that player is no longer in play", version)
             return
         if isinstance(action, CloseDeclarations):
@@ -514,7 +511,8 @@ class SamLoc(Game[SamState]):
         if isinstance(event, Roll):
             return self._after_leader(state, event.dice[0] - 1)
         if isinstance(event, Leave):
-            return self._leave(state, event.player)
+            assert event.seat is not None
+            return self._leave(state, event.seat)
         if isinstance(event, CloseDeclarations):
             return self._start_play(state)
         if isinstance(event, DeclareSam):
@@ -870,7 +868,7 @@ class SamLoc(Game[SamState]):
         if state.phase not in ("declare", "play"):
             return None
         if reason == "leave":
-            return Leave(None, seat) if state.in_play[seat] else None
+            return Leave(seat) if state.in_play[seat] else None
         if state.phase == "declare":
             return DeclineSam(seat) if state.undecided[seat] else None
         if state.turn != seat:

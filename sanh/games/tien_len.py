@@ -22,7 +22,7 @@ Choices where the rules are silent (each [DEF] unless RULES.md names it):
 
 * Debts are capped at the payer's stack and split pro rata among receivers (§2.6); a player's
   receipts in the same hand do not raise their cap.
-* A leaving or disconnected player (:class:`Leave`, a table action) is removed from the turn
+* A leaving or disconnected player (:class:`Leave`, accepted at any moment) is removed from the turn
   order at once and, in count mode, pays at the end as a loser holding their cards, cóng
   included; in rank mode they take the last places, the earliest leaver last. When only one
   player is left in play the hand ends. If the leaver was the first leader who had to play
@@ -308,25 +308,23 @@ class TienLen(Game[TienLenState]):
         return plays
 
     def legal_actions(self, state: TienLenState) -> tuple[Action, ...]:
-        """Plays and pass of the seat to act, then the table's :class:`Leave` actions."""
+        """Plays and pass of the seat to act (:class:`Leave`, an ``anytime`` action, is not
+        listed: it is legal for every seat in play at any moment)."""
         if self.to_act(state) is None or not state.hands:
             return ()
         seat = state.turn
         actions: list[Action] = [Play(seat, c.cards) for c in self.legal_plays(state)]
         if state.table is not None:
             actions.append(Pass(seat))
-        actions.extend(Leave(None, p) for p in range(state.config.seats) if state.in_play[p])
         return tuple(actions)
 
     def validate_action(self, state: TienLenState, action: Action) -> None:
         """Check a play, pass or leave; raise :class:`IllegalActionError` saying why not."""
         version = state.version
         if isinstance(action, Leave):
-            if action.seat is not None:
-                raise IllegalActionError(action, "leaving is a table action (seat=None)", version)
-            if not 0 <= action.player < state.config.seats:
-                raise IllegalActionError(action, "no such player", version)
-            if not state.in_play[action.player]:
+            if action.seat is None:
+                raise IllegalActionError(action, "leaving needs a seat", version)
+            if not state.in_play[action.seat]:
                 raise IllegalActionError(action, "that player is no longer in play", version)
             return
         seat = action.seat
@@ -385,7 +383,8 @@ class TienLen(Game[TienLenState]):
         if isinstance(event, Shuffle):
             return self._deal(state, event.order)
         if isinstance(event, Leave):
-            return self._leave(state, event.player)
+            assert event.seat is not None
+            return self._leave(state, event.seat)
         if isinstance(event, Pass):
             assert event.seat is not None
             return self._pass(state, event.seat)
@@ -698,7 +697,7 @@ class TienLen(Game[TienLenState]):
         if seat is None or state.over or not state.hands:
             return None
         if reason in ("disconnect", "leave"):
-            return Leave(None, seat) if state.in_play[seat] else None
+            return Leave(seat) if state.in_play[seat] else None
         if state.turn != seat:
             return None
         if state.table is not None:

@@ -48,10 +48,10 @@ def deal(
 
 
 def move(text: str) -> Action:
-    """``"p1 3s4s5d"`` plays, ``"p2 pass"`` passes, ``"leave p3"`` removes a player."""
+    """``"p1 3s4s5d"`` plays, ``"p2 pass"`` passes, ``"leave p3"``: p3 leaves."""
     words = text.split()
     if words[0] == "leave":
-        return Leave(None, int(words[1][1:]) - 1)
+        return Leave(int(words[1][1:]) - 1)
     seat = int(words[0][1:]) - 1
     if len(words) > 1 and words[1] == "pass":
         return Pass(seat)

@@ -512,7 +512,7 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     assert_refused(state, "p1 pass", "the leader must play")
     after = act(GAME, state, "p1 9s")
     assert_refused(after, "p2 8s", "does not beat")
-    for bad in (DeclareSam(1), CloseDeclarations(None), CloseDeclarations(1), Leave(0, 0)):
+    for bad in (DeclareSam(1), CloseDeclarations(None), CloseDeclarations(1), Leave(None)):
         with pytest.raises(IllegalActionError):
             GAME.apply(after, bad)
 

@@ -76,12 +76,19 @@ def check_unlisted_card_sets_are_refused(game: Game[Any], state: Any, rng: Seede
         assert repr(state) == snapshot
 
 
-def pick(legal: tuple[Action, ...], rng: SeededRng) -> Action:
-    """A random action: table actions (leaving, closing the Sâm window) 1 time in 40, a Sâm
-    declaration 1 time in 10, otherwise uniform among the seats' actions."""
+def pick(game: Game[Any], state: Any, legal: tuple[Action, ...], rng: SeededRng) -> Action:
+    """A random action: 1 time in 40 a random seat leaves (what ``default_action`` gives for
+    "leave" or "disconnect") or the table closes the Sâm window; a Sâm declaration 1 time in
+    10; otherwise uniform among the seats' listed actions."""
     seat_actions = [a for a in legal if a.seat is not None]
     if not seat_actions or rng.randbelow(40) == 0:
-        pool = [a for a in legal if a.seat is None]
+        seat = rng.randbelow(state.config.seats)
+        reason = ("leave", "disconnect")[rng.randbelow(2)]
+        leave = game.default_action(state, seat, reason)
+        if isinstance(leave, Leave):
+            assert game.is_legal(state, leave)
+            return leave
+        pool = [a for a in legal if a.seat is None] or seat_actions
     elif any(isinstance(a, DeclareSam) for a in seat_actions):
         declare = rng.randbelow(10) == 0
         pool = [a for a in seat_actions if isinstance(a, DeclareSam) == declare]
@@ -118,7 +125,7 @@ def play_randomly(game: Game[Any], config: TableConfig, seed: int) -> Any:
                 for seat in range(config.seats):
                     if seat != viewer:
                         assert not seen & set(state.hands[seat])
-        state = game.apply(state, pick(legal, rng))
+        state = game.apply(state, pick(game, state, legal, rng))
     assert game.is_terminal(state), "the game did not end within max_actions"
     return state
 

@@ -402,7 +402,7 @@ def test_s001_disconnect_is_an_automatic_loss_count_mode() -> None:
     hàng.' RULES §12.7: removed from the turn order; pays at the end holding their cards."""
     state = at(dealt(3, stake=100), ["3s 7s 8s", "4s 9d 2h", "5s 6s"], played=(3, 3, 3))
     leave = GAME.default_action(state, 1, "disconnect")
-    assert leave == Leave(None, 1)
+    assert leave == Leave(1)
     state = GAME.apply(state, leave)
     state = act(GAME, state, "p1 3s")
     assert GAME.to_act(state) == (2,)  # p2 is out of the turn order
@@ -416,7 +416,7 @@ def test_s001_disconnect_is_an_automatic_loss_count_mode() -> None:
 def test_s001_disconnect_rank_mode_takes_last_place() -> None:
     """S001 TLMN 5 / RULES §12.7: in rank mode a disconnected player takes last place."""
     state = at(dealt(3, stake=100, options=RANK), ["3s", "4s 9d", "5s 6s"])
-    state = GAME.apply(state, Leave(None, 2))
+    state = GAME.apply(state, Leave(2))
     state = act(GAME, state, "p1 3s")
     assert state.places == (0, 1, 2)
     assert GAME.settle(state).deltas == (300, -100, -200)
@@ -436,7 +436,7 @@ def test_default_actions() -> None:
     state = dealt(3)
     assert GAME.default_action(state, 0, "timeout") == Play(0, parse_cards("3s"))
     assert GAME.default_action(state, 1, "timeout") is None
-    assert GAME.default_action(state, 2, "leave") == Leave(None, 2)
+    assert GAME.default_action(state, 2, "leave") == Leave(2)
     assert GAME.default_action(state, None, "timeout") is None
     state = act(GAME, state, "p1 3s")
     assert GAME.default_action(state, 1, "timeout") == Pass(1)
@@ -610,16 +610,16 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     for bad in (
         Play(1, (parse_card("4s"), parse_card("4s"))),
         Play(None, parse_cards("4s")),
-        Leave(1, 1),
-        Leave(None, 7),
+        Leave(None),
+        Leave(7),
     ):
         with pytest.raises(IllegalActionError):
             GAME.apply(after, bad)
     assert repr(after) == snapshot
     three = at(dealt(3), ["9s Ks", "4s 8s", "5s"])
-    gone = GAME.apply(three, Leave(None, 1))
+    gone = GAME.apply(three, Leave(1))
     with pytest.raises(IllegalActionError, match="no longer in play"):
-        GAME.apply(gone, Leave(None, 1))
+        GAME.apply(gone, Leave(1))
 
 
 # ----- views, money, carry, histories ---------------------------------------------------------
