@@ -30,6 +30,7 @@ __all__ = [
     "Pass",
     "Play",
     "carry_seat",
+    "dealt_in_seats",
     "describe",
     "put",
     "render_shedding",
@@ -87,6 +88,19 @@ def carry_seat(carry: Any, key: str, seats: int) -> Seat | None:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats:
         return value
     return None
+
+
+def dealt_in_seats(config: TableConfig, multiple: int) -> tuple[bool, ...]:
+    """Seats whose stack is at least ``multiple`` × L (RULES.md §2.6, A-PL4; 0: every seat).
+
+    :raises ConfigError: if ``multiple`` is negative or fewer than two seats may start.
+    """
+    if multiple < 0:
+        raise ConfigError("platform.min_balance_multiple must not be negative")
+    dealt_in = tuple(stack >= multiple * config.stake for stack in config.stacks)
+    if sum(dealt_in) < 2:
+        raise ConfigError(f"needs two players with at least {multiple} L to start")
+    return dealt_in
 
 
 def settle_debts(

@@ -40,7 +40,10 @@ Choices where the rules are silent (each [DEF] unless RULES.md names it):
   unless it is the player's only possible lead; then it is thối as with ``lose``.
 * With ``samloc.leave_penalty_to = winner`` the leaver's (n−1) × 10 goes to the final winner,
   or 10 lá to each player there at the time if the game ends with no winner.
-* Debts are capped at the payer's stack and split pro rata among receivers (§2.6).
+* Debts are capped at the payer's stack and split pro rata among receivers (§2.6). A seat
+  whose stack is below ``platform.min_balance_multiple`` × L (10 by default, A-PL4) sits the
+  game out; a carried winner sitting out counts as gone. The random first leader
+  (``samloc.first_leader = random``) is a die with a face per seat dealt in.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ from sanh.games._shedding import (
     Pass,
     Play,
     carry_seat,
+    dealt_in_seats,
     describe,
     put,
     render_shedding,
@@ -149,6 +153,8 @@ class SamRules:
     instant_wins: tuple[str, ...] = SAM_INSTANT_WINS
     treo_adds_two_values: bool = True
     step: int = 1
+    min_balance_multiple: int = 10
+    """A seat needs a stack of this many L to be dealt in (§2.6, A-PL4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +167,8 @@ class SamState:
     history: tuple[Event, ...] = ()
     phase: str = "deal"
     """``deal``, ``roll`` (random first leader), ``declare``, ``play`` or ``over``."""
+    dealt_in: tuple[bool, ...] = ()
+    """Seats with the balance to start (§2.6); the others sit the game out."""
     hands: tuple[tuple[Card, ...], ...] = ()
     played: tuple[int, ...] = ()
     in_play: tuple[bool, ...] = ()
@@ -232,6 +240,8 @@ class SamView(View):
     passed: tuple[Seat, ...]
     in_play: tuple[Seat, ...]
     left: tuple[Seat, ...]
+    sitting_out: tuple[Seat, ...]
+    """Seats without the balance to start (§2.6), not dealt in."""
     thoi: tuple[Seat, ...]
     bao1: tuple[Seat, ...]
     """Seats in play down to one card (announced by the system)."""
@@ -285,6 +295,11 @@ _OPTIONS = (
     ),
     OptionSpec("samloc.treo_adds_two_values", True, (), "A-SL13: Treo adds the value of 2s held"),
     OptionSpec("samloc.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction"),
+    OptionSpec("samloc.declare_s", 10, (), "§2.5: the Báo Sâm window, seconds (the server's)"),
+    OptionSpec(
+        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
+    ),
+    OptionSpec("table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"),
 )
 
 
@@ -351,13 +366,20 @@ class SamLoc(Game[SamState]):
             instant_wins=wins,
             treo_adds_two_values=bool(o["samloc.treo_adds_two_values"]),
             step=1 if o["samloc.direction"] == "ccw" else -1,
+            min_balance_multiple=int(o["platform.min_balance_multiple"]),
         )
 
     def new_state(self, config: TableConfig) -> SamState:
-        """A game waiting for the shuffle. :raises ConfigError: on an impossible config."""
+        """A game waiting for the shuffle; seats below ``platform.min_balance_multiple`` × L sit
+        it out.
+
+        :raises ConfigError: on an impossible config, or fewer than two seats able to start.
+        """
         self.check_config(config)
         carry_seat(config.carry, "winner", config.seats)
-        return SamState(config=config, rules=self.rules_of(config))
+        rules = self.rules_of(config)
+        dealt_in = dealt_in_seats(config, rules.min_balance_multiple)
+        return SamState(config=config, rules=rules, dealt_in=dealt_in)
 
     def to_act(self, state: SamState) -> tuple[Seat, ...] | Chance | None:
         """Chance (deal, random leader), the undecided seats, the seat to play, or ``None``."""
@@ -375,7 +397,7 @@ class SamLoc(Game[SamState]):
     def chance_spec(self, state: SamState) -> ChanceSpec:
         """A shuffle of the 52-card deck, or one die with a face per seat (random leader)."""
         if state.phase == "roll":
-            return ChanceSpec("roll", dice=1, sides=state.config.seats)
+            return ChanceSpec("roll", dice=1, sides=sum(state.dealt_in))
         return ChanceSpec("shuffle", DECK_52)
 
     # ----- legal actions --------------------------------------------------------------------
@@ -509,7 +531,8 @@ class SamLoc(Game[SamState]):
         if isinstance(event, Shuffle):
             return self._deal(state, event.order)
         if isinstance(event, Roll):
-            return self._after_leader(state, event.dice[0] - 1)
+            players = [s for s in range(state.config.seats) if state.dealt_in[s]]
+            return self._after_leader(state, players[event.dice[0] - 1])
         if isinstance(event, Leave):
             assert event.seat is not None
             return self._leave(state, event.seat)
@@ -539,20 +562,24 @@ class SamLoc(Game[SamState]):
     def _deal(self, state: SamState, order: tuple[Card, ...]) -> SamState:
         config, rules = state.config, state.rules
         n = config.seats
-        hands = tuple(SAM.sort(order[s : HAND_SIZE * n : n]) for s in range(n))
+        players = [s for s in range(n) if state.dealt_in[s]]
+        m = len(players)
+        dealt = [SAM.sort(order[i : HAND_SIZE * m : m]) for i in range(m)]
+        hands = tuple(dealt[players.index(s)] if s in players else () for s in range(n))
         state = dataclasses.replace(
             state,
             hands=hands,
             played=(0,) * n,
-            in_play=(True,) * n,
+            in_play=state.dealt_in,
             passed=(False,) * n,
-            undecided=(True,) * n,
+            undecided=state.dealt_in,
         )
         winner = carry_seat(config.carry, "winner", n)
-        if winner is not None:
+        if winner is not None and state.dealt_in[winner]:
             return self._after_leader(dataclasses.replace(state, first_game=False), winner)
         if rules.first_leader == "host":
-            return self._after_leader(state, config.host)
+            order_from_host = seats_from(config.host, n, rules.step)
+            return self._after_leader(state, next(s for s in order_from_host if s in players))
         if rules.first_leader == "random":
             return dataclasses.replace(state, phase="roll")
         lowest = min(climb_rank(c) for h in hands for c in h)
@@ -566,12 +593,13 @@ class SamLoc(Game[SamState]):
         for seat in seats_from(leader, n, state.rules.step):
             hand_name = sam_instant_win(state.hands[seat], state.rules.instant_wins)
             if hand_name is not None:
+                players = self._live(state)
                 debts = tuple(
                     Debt(other, seat, INSTANT_WIN_LA, "instant_win", hand_name)
-                    for other in range(n)
+                    for other in players
                     if other != seat
                 )
-                paid = tuple(0 if s == seat else INSTANT_WIN_LA for s in range(n))
+                paid = tuple(INSTANT_WIN_LA if s in players and s != seat else 0 for s in range(n))
                 state = dataclasses.replace(state, instant=hand_name)
                 return self._finish(state, seat, "instant_win", debts, paid)
         return state
@@ -588,8 +616,8 @@ class SamLoc(Game[SamState]):
         )
 
     def _live(self, state: SamState) -> list[Seat]:
-        """Players still in the game (not left), thối players included."""
-        return [s for s in range(state.config.seats) if s not in state.left]
+        """Players dealt in and still in the game (not left), thối players included."""
+        return [s for s in range(state.config.seats) if state.dealt_in[s] and s not in state.left]
 
     def _play(self, state: SamState, seat: Seat, cards: tuple[Card, ...]) -> SamState:
         rules = state.rules
@@ -789,7 +817,9 @@ class SamLoc(Game[SamState]):
         rules = state.rules
         n = state.config.seats
         order = seats_from(winner, n, rules.step)[1:]
-        losers = [s for s in order if s not in state.left and s not in state.thoi]
+        losers = [
+            s for s in order if state.dealt_in[s] and s not in state.left and s not in state.thoi
+        ]
         amounts = {s: card_amount(state.hands[s], state.played[s], rules) for s in losers}
         paid = [0] * n
         for seat, (amount, _) in amounts.items():
@@ -904,6 +934,7 @@ class SamLoc(Game[SamState]):
             passed=tuple(s for s in range(n) if dealt and state.passed[s]),
             in_play=tuple(s for s in range(n) if dealt and state.in_play[s]),
             left=state.left,
+            sitting_out=tuple(s for s in range(n) if not state.dealt_in[s]),
             thoi=state.thoi,
             bao1=tuple(
                 s for s in range(n) if dealt and state.in_play[s] and len(state.hands[s]) == 1
@@ -933,6 +964,8 @@ class SamLoc(Game[SamState]):
 
 def _seat_notes(view: SamView, seat: Seat) -> str:
     notes = []
+    if seat in view.sitting_out:
+        return "sitting out"
     if seat == view.declarer:
         notes.append("Sâm" if view.sam_active else "declared Sâm")
     if seat in view.left:

@@ -21,7 +21,9 @@ to seat ``k mod n`` until each seat holds 13.
 Choices where the rules are silent (each [DEF] unless RULES.md names it):
 
 * Debts are capped at the payer's stack and split pro rata among receivers (§2.6); a player's
-  receipts in the same hand do not raise their cap.
+  receipts in the same hand do not raise their cap. A seat whose stack is below
+  ``platform.min_balance_multiple`` × L (10 by default, A-PL4) sits the hand out: it is dealt
+  nothing and pays nothing; a carried winner or runner-up sitting out counts as gone.
 * A leaving or disconnected player (:class:`Leave`, accepted at any moment) is removed from the turn
   order at once and, in count mode, pays at the end as a loser holding their cards, cóng
   included; in rank mode they take the last places, the earliest leaver last. When only one
@@ -66,6 +68,7 @@ from sanh.games._shedding import (
     Pass,
     Play,
     carry_seat,
+    dealt_in_seats,
     describe,
     put,
     render_shedding,
@@ -125,6 +128,8 @@ class TienLenRules:
     dut_3_bich: bool = False
     step: int = 1
     """+1: turn order to increasing seats (ccw); -1: cw."""
+    min_balance_multiple: int = 10
+    """A seat needs a stack of this many L to be dealt in (§2.6, A-PL4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +140,8 @@ class TienLenState:
     rules: TienLenRules
     version: int = 0
     history: tuple[Event, ...] = ()
+    dealt_in: tuple[bool, ...] = ()
+    """Seats with the balance to start (§2.6); the others sit the hand out."""
     hands: tuple[tuple[Card, ...], ...] = ()
     """Every seat's cards; empty before the deal."""
     played: tuple[int, ...] = ()
@@ -204,6 +211,8 @@ class TienLenView(View):
     in_play: tuple[Seat, ...]
     left: tuple[Seat, ...]
     finished: tuple[Seat, ...]
+    sitting_out: tuple[Seat, ...]
+    """Seats without the balance to start (§2.6), not dealt in."""
     first_game: bool
     must_include: tuple[Card, ...]
     """The card the viewer's first play must include (only in the viewer's own view)."""
@@ -234,6 +243,10 @@ _OPTIONS = (
     ),
     OptionSpec("tlmn.opt_dut_3_bich", False, (), "§16: Đút 3 Bích / Thối 3 Bích / Cứu Làng"),
     OptionSpec("tlmn.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction"),
+    OptionSpec(
+        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
+    ),
+    OptionSpec("table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"),
 )
 
 
@@ -268,13 +281,20 @@ class TienLen(Game[TienLenState]):
             first_game_instant_wins=bool(o["tlmn.opt_first_game_instant_wins"]),
             dut_3_bich=bool(o["tlmn.opt_dut_3_bich"]),
             step=1 if o["tlmn.direction"] == "ccw" else -1,
+            min_balance_multiple=int(o["platform.min_balance_multiple"]),
         )
 
     def new_state(self, config: TableConfig) -> TienLenState:
-        """A hand waiting for the shuffle. :raises ConfigError: on an impossible config."""
+        """A hand waiting for the shuffle; seats below ``platform.min_balance_multiple`` × L
+        sit it out.
+
+        :raises ConfigError: on an impossible config, or fewer than two seats able to start.
+        """
         self.check_config(config)
         carry_seat(config.carry, "winner", config.seats)  # validates the carry's shape
-        return TienLenState(config=config, rules=self.rules_of(config))
+        rules = self.rules_of(config)
+        dealt_in = dealt_in_seats(config, rules.min_balance_multiple)
+        return TienLenState(config=config, rules=rules, dealt_in=dealt_in)
 
     def to_act(self, state: TienLenState) -> tuple[Seat, ...] | Chance | None:
         """:data:`CHANCE` before the deal, the seat to play, or ``None`` once over."""
@@ -394,9 +414,16 @@ class TienLen(Game[TienLenState]):
     def _deal(self, state: TienLenState, order: tuple[Card, ...]) -> TienLenState:
         config, rules = state.config, state.rules
         n = config.seats
-        hands = tuple(TIEN_LEN.sort(order[s : HAND_SIZE * n : n]) for s in range(n))
+        players = [s for s in range(n) if state.dealt_in[s]]
+        m = len(players)
+        dealt = [TIEN_LEN.sort(order[i : HAND_SIZE * m : m]) for i in range(m)]
+        hands = tuple(dealt[players.index(s)] if s in players else () for s in range(n))
         winner = carry_seat(config.carry, "winner", n)
         runner_up = carry_seat(config.carry, "runner_up", n)
+        if winner is not None and not state.dealt_in[winner]:
+            winner = None
+        if runner_up is not None and not state.dealt_in[runner_up]:
+            runner_up = None
         must_include: Card | None = None
         if winner is not None:
             leader, first_game = winner, False
@@ -412,7 +439,7 @@ class TienLen(Game[TienLenState]):
             state,
             hands=hands,
             played=(0,) * n,
-            in_play=(True,) * n,
+            in_play=state.dealt_in,
             first_game=first_game,
             leader=leader,
             turn=leader,
@@ -427,10 +454,10 @@ class TienLen(Game[TienLenState]):
                 amount = INSTANT_WIN_LA if rules.scoring == "count" else INSTANT_WIN_RANK
                 debts = tuple(
                     Debt(other, seat, amount, "instant_win", hand_name)
-                    for other in range(n)
+                    for other in players
                     if other != seat
                 )
-                paid = tuple(0 if s == seat else amount for s in range(n))
+                paid = tuple(amount if s in players and s != seat else 0 for s in range(n))
                 return self._end(state, seat, "instant_win", debts, paid, instant=hand_name)
         return state
 
@@ -452,7 +479,7 @@ class TienLen(Game[TienLenState]):
             declined=(False,) * state.config.seats,
             must_include=None,
         )
-        n_live = state.config.seats - len(state.left)
+        n_live = sum(state.dealt_in) - len(state.left)
         # §16 Thối 3 Bích: the play before the 3♠ was beaten; the beater saves the village.
         if (
             state.dut_pending is not None
@@ -491,7 +518,7 @@ class TienLen(Game[TienLenState]):
             debts = []
             paid = [0] * n
             for other in range(n):
-                if other == seat:
+                if other == seat or not state.dealt_in[other]:
                     continue
                 heo = sum(two_value(c) for c in state.hands[other])
                 debts.append(Debt(other, seat, DUT_3_BICH_LA + heo, "dut_3_bich"))
@@ -595,7 +622,7 @@ class TienLen(Game[TienLenState]):
         debts = []
         paid = [0] * n
         for seat in range(n):
-            if seat == winner:
+            if seat == winner or not state.dealt_in[seat]:
                 continue
             cong = state.played[seat] == 0
             weight = state.rules.cong_multiplier if cong else 1
@@ -614,7 +641,7 @@ class TienLen(Game[TienLenState]):
         debts = []
         paid = [0] * n
         for place, seat in enumerate(places[1:]):
-            amount = RANK_PAYMENTS[n][place]
+            amount = RANK_PAYMENTS[len(places)][place]
             debts.append(Debt(seat, first, amount, "place", f"place {place + 2}"))
             paid[seat] = amount
         last = places[-1]
@@ -673,7 +700,7 @@ class TienLen(Game[TienLenState]):
         candidates = [
             s
             for s in seats_from(state.winner, state.config.seats, state.rules.step)[1:]
-            if s not in state.left
+            if state.dealt_in[s] and s not in state.left
         ]
         if not candidates:
             return None
@@ -732,6 +759,7 @@ class TienLen(Game[TienLenState]):
             in_play=tuple(s for s in range(n) if dealt and state.in_play[s]),
             left=state.left,
             finished=state.finished,
+            sitting_out=tuple(s for s in range(n) if not state.dealt_in[s]),
             first_game=state.first_game,
             must_include=(
                 (state.must_include,)
@@ -758,6 +786,8 @@ class TienLen(Game[TienLenState]):
 
 def _seat_notes(view: TienLenView, seat: Seat) -> str:
     notes = []
+    if seat in view.sitting_out:
+        return "sitting out"
     if seat in view.left:
         notes.append("left")
     if seat in view.finished:

@@ -16,7 +16,7 @@ from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.combos import SAM
 from sanh.games import find_game
 from sanh.games._shedding import Leave, Pass, Play
-from sanh.games.base import ChanceSpec, Roll, TableConfig
+from sanh.games.base import ChanceSpec, Roll, Shuffle, TableConfig
 from sanh.games.sam_loc import (
     CloseDeclarations,
     DeclareSam,
@@ -24,7 +24,15 @@ from sanh.games.sam_loc import (
     SamLoc,
     SamState,
 )
-from tests.games.shedding_fixtures import act, deal, line_total, move, position, view_cards
+from tests.games.shedding_fixtures import (
+    act,
+    deal,
+    deck_order,
+    line_total,
+    move,
+    position,
+    view_cards,
+)
 
 GAME: SamLoc = find_game("sam-loc")  # type: ignore[assignment]
 
@@ -488,8 +496,32 @@ def test_option_direction_clockwise() -> None:
     assert GAME.to_act(act(GAME, state, "p1 9s")) == (3,)
 
 
+def test_seats_below_ten_bets_sit_out() -> None:
+    """RULES §2.6 (A-PL4): a player needs 10 × L to start a Sâm game; the others sit out, and a
+    random first leader is drawn among the seats dealt in."""
+    config = TableConfig.make(
+        seats=3,
+        stake=100,
+        stacks=(999, 5000, 1000),
+        options={"samloc.first_leader": "random"},
+    )
+    state = GAME.apply(
+        GAME.new_state(config), Shuffle(deck_order([parse_cards(S2), parse_cards(S3)], 10))
+    )
+    assert state.hands[0] == () and GAME.chance_spec(state) == ChanceSpec("roll", dice=1, sides=2)
+    state = GAME.apply(state, Roll((1,)))
+    assert state.base_leader == 1 and GAME.to_act(state) == (1, 2)
+    state = act_all(state, [DeclineSam(1), DeclineSam(2)])
+    end = act(GAME, at(state, ["", "4s", "5s 6s"], turn=1), "p2 4s")
+    assert GAME.settle(end).deltas == (0, 200, -200)
+    with pytest.raises(ConfigError, match="two players"):
+        GAME.new_state(TableConfig.make(seats=2, stake=100, stacks=(5000, 999)))
+
+
 def test_bad_options() -> None:
-    """Impossible configs are refused."""
+    """Impossible configs are refused; the server's timer options are accepted."""
+    timers = {"samloc.declare_s": 5, "table.quick_mode": True}
+    assert GAME.new_state(TableConfig.make(seats=3, options=timers)).phase == "deal"
     for options in (
         {"samloc.instant_wins": "four_twos,royal"},
         {"samloc.thoi_finish_penalty": -1},

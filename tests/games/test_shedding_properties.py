@@ -11,11 +11,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanh.cards.rng import SeededRng, shuffled
-from sanh.errors import IllegalActionError
+from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import find_game
 from sanh.games._shedding import Leave, Play
 from sanh.games.base import CHANCE, Action, Game, Roll, Shuffle, TableConfig
@@ -136,7 +137,7 @@ def play_randomly(game: Game[Any], config: TableConfig, seed: int) -> Any:
     seats=st.integers(2, 5),
     seed=st.integers(0, 2**32),
     stake=st.sampled_from([100, 300, 1000]),
-    stack_multiples=st.lists(st.integers(0, 60), min_size=5, max_size=5),
+    stack_multiples=st.lists(st.integers(0, 60) | st.just(100), min_size=5, max_size=5),
 )
 def test_random_legal_play(
     case: tuple[str, dict[str, Any]],
@@ -151,7 +152,14 @@ def test_random_legal_play(
     seats = min(seats, game.info.seats_max)
     stacks = [stake * m for m in stack_multiples[:seats]]
     config = TableConfig.make(seats=seats, stake=stake, stacks=stacks, options=options)
+    if sum(m >= 10 for m in stack_multiples[:seats]) < 2:  # RULES.md §2.6: 10 L to start
+        with pytest.raises(ConfigError, match="two players"):
+            game.new_state(config)
+        return
     state = play_randomly(game, config, seed)
+    for seat in range(seats):
+        if stacks[seat] < 10 * stake:
+            assert state.hands[seat] == () and game.settle(state).deltas[seat] == 0
     settlement = game.settle(state)
     settlement.check()
     assert sum(settlement.deltas) + settlement.breakage == 0

@@ -15,9 +15,17 @@ from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.combos import TIEN_LEN, Kind
 from sanh.games import find_game
 from sanh.games._shedding import Debt, Leave, Pass, Play
-from sanh.games.base import TableConfig
+from sanh.games.base import Shuffle, TableConfig
 from sanh.games.tien_len import TienLen, TienLenState
-from tests.games.shedding_fixtures import act, deal, line_total, move, position, view_cards
+from tests.games.shedding_fixtures import (
+    act,
+    deal,
+    deck_order,
+    line_total,
+    move,
+    position,
+    view_cards,
+)
 
 GAME: TienLen = find_game("tien-len")  # type: ignore[assignment]
 
@@ -588,6 +596,27 @@ def test_unknown_option_is_a_config_error() -> None:
         GAME.new_state(TableConfig.make(seats=5))
     with pytest.raises(ConfigError):
         GAME.new_state(TableConfig.make(seats=2, carry="winner"))
+
+
+def test_seats_below_ten_bets_sit_out() -> None:
+    """RULES §2.6 (A-PL4): a player needs 10 × L to start a TLMN game; the others sit out."""
+    config = TableConfig.make(seats=3, stake=100, stacks=(5000, 999, 1000))
+    state = GAME.new_state(config)
+    assert state.dealt_in == (True, False, True)
+    order = deck_order([parse_cards(P1), parse_cards(P3)], 13)
+    state = act(GAME, GAME.apply(state, Shuffle(order)), "p1 3s")
+    assert state.hands[1] == () and GAME.to_act(state) == (2,)
+    assert_refused(state, "leave p2", "no longer in play")
+    view = GAME.observe(state, 0)
+    assert view.sitting_out == (1,) and "p2:  0 cards  [sitting out]" in GAME.render_text(view)
+    end = act(GAME, at(state, ["4s", "", "5s 6s"]), "p1 4s")
+    assert GAME.settle(end).deltas == (200, 0, -200)
+    with pytest.raises(ConfigError, match="two players"):
+        GAME.new_state(TableConfig.make(seats=2, stake=100, stacks=(5000, 999)))
+    free = TableConfig.make(
+        seats=2, stake=100, stacks=(5000, 0), options={"platform.min_balance_multiple": 0}
+    )
+    assert GAME.new_state(free).dealt_in == (True, True)
 
 
 # ----- bad input ------------------------------------------------------------------------------
