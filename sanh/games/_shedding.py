@@ -169,7 +169,8 @@ def render_shedding(*, title: str, view: Any, seat_notes: Any, extra: str = "") 
         you = " (you)" if view.viewer == seat else ""
         notes = seat_notes(seat)
         lines.append(
-            f" {marker} p{seat + 1}{you}: {view.card_counts[seat]:2d} cards"
+            f" {marker} p{seat + 1}{you}: {view.card_counts[seat]:2d} "
+            + ("card " if view.card_counts[seat] == 1 else "cards")
             + (f"  [{notes}]" if notes else "")
         )
     if view.trick:
