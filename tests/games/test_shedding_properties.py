@@ -19,7 +19,7 @@ from sanh.cards.rng import SeededRng, shuffled
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import find_game
 from sanh.games._shedding import Leave, Play
-from sanh.games.base import CHANCE, Action, Game, Roll, Shuffle, TableConfig
+from sanh.games.base import CHANCE, Action, Game, Reason, Roll, Shuffle, TableConfig
 from sanh.games.sam_loc import DeclareSam
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from tests.games.shedding_fixtures import view_cards
@@ -84,7 +84,8 @@ def pick(game: Game[Any], state: Any, legal: tuple[Action, ...], rng: SeededRng)
     seat_actions = [a for a in legal if a.seat is not None]
     if not seat_actions or rng.randbelow(40) == 0:
         seat = rng.randbelow(state.config.seats)
-        reason = ("leave", "disconnect")[rng.randbelow(2)]
+        reasons: tuple[Reason, Reason] = ("leave", "disconnect")
+        reason = reasons[rng.randbelow(2)]
         leave = game.default_action(state, seat, reason)
         if isinstance(leave, Leave):
             assert game.is_legal(state, leave)
