@@ -661,7 +661,7 @@ class TaiXiu(Game[TaiXiuState]):
                 action, f"at most {MAX_PLACES_PER_SEAT} placements per seat and round", version
             )
         if self._blocked(state, seat, index):
-            side, other = ("Tài", "Xỉu") if index == _SMALL else ("Xỉu", "Tài")
+            side, other = ("Xỉu", "Tài") if index == _SMALL else ("Tài", "Xỉu")
             raise IllegalActionError(
                 action, f"a bet on {other} is placed this round: {side} is refused", version
             )
