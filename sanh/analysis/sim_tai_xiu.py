@@ -70,9 +70,9 @@ def payout_table(table: str = "system", paytable: str = "asian") -> IntArray:
         stacks=[10**15, 10**9],
         host=0,
         options={
-            "taixiu.table": table,
-            "taixiu.allow_opposite_bets": True,
-            "taixiu.total_paytable": paytable,
+            "table": table,
+            "allow_opposite_bets": True,
+            "total_paytable": paytable,
         },
     )
     state = game.new_state(config)
