@@ -103,11 +103,13 @@ def simulate_tai_xiu(
 ) -> SimReport:
     """Simulate ``rounds`` rolls; each bet's RTP with a 95 % interval.
 
-    :raises ValueError: on unknown rules.
+    :raises ValueError: if ``rounds`` is not positive, or on unknown rules.
     """
     table, paytable = _parse_rules(rules)
     payouts = payout_table(table, paytable)
     columns = {bet: AREAS.index(area) for bet, area in REPORTED.items()}
+    if rounds <= 0:
+        raise ValueError(f"rounds must be positive, not {rounds}")
     rng = generator_for(seed)
     sums = dict.fromkeys(REPORTED, 0.0)
     squares = dict.fromkeys(REPORTED, 0.0)

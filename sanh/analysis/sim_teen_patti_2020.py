@@ -1,7 +1,7 @@
 """Monte Carlo simulation of Teen Patti 20-20 (``sanh simulate teen-patti-2020``), vectorised.
 
-Each round deals six cards without replacement (a partial Fisher-Yates shuffle in NumPy, from a
-generator seeded by SHA-256 of the seed) in the order A1 B1 A2 B2 A3 B3, and settles a stake of
+Each round deals six cards without replacement (uniformly, in NumPy, from a generator seeded by
+SHA-256 of the seed) in the order A1 B1 A2 B2 A3 B3, and settles a stake of
 :data:`STAKE` units on each bet with the engine's arithmetic (0.95:1 rounded down, push on a
 tie, Tie 50:1, Pair Plus on hand A, 6 Card Bonus on the best five of six). Hand strengths and
 categories come from tables built with :mod:`sanh.eval` (the evaluators the engine uses); the
@@ -70,15 +70,20 @@ def generator_for(seed: int | str) -> np.random.Generator:
 
 
 def deal_cards(rng: np.random.Generator, rounds: int) -> IntArray:
-    """``rounds`` × 6 card indices: the first six cards of uniformly shuffled decks."""
-    deck = np.tile(np.arange(52, dtype=np.int64), (rounds, 1))
-    rows = np.arange(rounds)
-    for position in range(6):
-        pick = rng.integers(position, 52, size=rounds)
-        held = deck[rows, position].copy()
-        deck[rows, position] = deck[rows, pick]
-        deck[rows, pick] = held
-    return deck[:, :6].copy()
+    """``rounds`` × 6 cards dealt without replacement, uniformly: the first six of a shuffle.
+
+    The ``k``-th card is the ``j``-th smallest card not yet dealt, ``j`` uniform in
+    ``[0, 52 - k)``: every ordered six cards are equally likely.
+    """
+    out = np.empty((rounds, 6), dtype=np.int64)
+    for k in range(6):
+        card = rng.integers(0, 52 - k, size=rounds)
+        if k:
+            dealt = np.sort(out[:, :k], axis=1)
+            for i in range(k):
+                card += dealt[:, i] <= card
+        out[:, k] = card
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -111,8 +116,11 @@ def _straight_top(masks: IntArray) -> IntArray:
 def six_card_categories(cards: IntArray) -> IntArray:
     """The best-five :class:`HandCategory` (as ints) of each row of six cards."""
     ranks, suits = cards >> 2, cards & 3
-    rank_counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
-    suit_counts = (suits[:, :, None] == np.arange(4)).sum(axis=1)
+    rows = np.arange(len(cards))[:, None]
+    rank_counts = np.bincount((rows * 13 + ranks).ravel(), minlength=len(cards) * 13)
+    rank_counts = rank_counts.reshape(len(cards), 13)
+    suit_counts = np.bincount((rows * 4 + suits).ravel(), minlength=len(cards) * 4)
+    suit_counts = suit_counts.reshape(len(cards), 4)
     bits = np.int64(1) << ranks
     present = (np.where(rank_counts > 0, 1, 0) << np.arange(13)).sum(axis=1)
     flush_suit = suit_counts.argmax(axis=1)
@@ -179,10 +187,12 @@ def simulate_teen_patti(
 ) -> SimReport:
     """Simulate ``rounds`` rounds; each bet's RTP with a 95 % interval.
 
-    :raises ValueError: on another rule set than ``s004``.
+    :raises ValueError: if ``rounds`` is not positive, or on another rule set than ``s004``.
     """
     if rules not in (None, "s004", "default"):
         raise ValueError(f"teen-patti-2020 has one rule set, 's004', not {rules!r}")
+    if rounds <= 0:
+        raise ValueError(f"rounds must be positive, not {rounds}")
     rng = generator_for(seed)
     sums = dict.fromkeys(BETS, 0.0)
     squares = dict.fromkeys(BETS, 0.0)
