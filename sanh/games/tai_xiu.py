@@ -8,11 +8,13 @@ A round:
 
 1. **Betting window** (§5.3). A seat *places* chips on a bet area with :class:`Place` (the area
    lights up, chips add up), then *confirms* them with :class:`Confirm` (the seed's "Đồng ý").
-   :class:`Clear` takes back the chips placed and not yet confirmed. Only confirmed bets play:
+   :class:`Clear` takes back the chips placed and not yet confirmed; :class:`Ready` says a seat
+   has finished (nothing left unconfirmed). Only confirmed bets play:
    chips still unconfirmed when the window closes are dropped, and a seat that disconnects has
    its unconfirmed chips cleared (its default action), while its confirmed bets stand (§5.8).
    The window closes with the table's own action :class:`CloseBetting` (``seat=None``), its
-   default action when the countdown (option ``betting_s``) runs out.
+   default action when the countdown (option ``betting_s``) runs out, and closes by itself once
+   no seat is left to act.
 2. **Chance**: a :class:`~sanh.games.base.Roll` of three dice.
 3. **Settlement** (§5.4-5.6), itemised per bet.
 
@@ -119,6 +121,7 @@ __all__ = [
     "CloseBetting",
     "Confirm",
     "Place",
+    "Ready",
     "TaiXiu",
     "TaiXiuState",
     "TaiXiuView",
@@ -165,7 +168,9 @@ FEE_BP = {"system": 500, "player": 300}
 MAX_PLACES_PER_SEAT = 60
 """How many :class:`Place` actions one seat may make in one round [DEF]."""
 SEATS_MAX = 6
-"""How many :class:`Place` actions one seat may make in one round [DEF]."""
+"""Seats (bettors, and the host at a player table) per table [DEF]. The engine works for any
+number; the limit keeps the conformance suite's random rounds (50 amount ranges per seat)
+fast."""
 
 
 # ----- actions ---------------------------------------------------------------------------
@@ -185,6 +190,11 @@ class Confirm(Action):
 @dataclass(frozen=True, slots=True)
 class Clear(Action):
     """Take back every chip placed and not yet confirmed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Action):
+    """The seat has finished betting (nothing left unconfirmed); it is not asked again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +332,8 @@ class TaiXiuState:
     """Per seat, the chips placed and not yet confirmed, as ``(area, amount)`` pairs."""
     places: tuple[int, ...] = ()
     """Per seat, how many :class:`Place` actions it made this round."""
+    ready: tuple[bool, ...] = ()
+    """Per seat, whether it has said :class:`Ready` this round."""
     reserved: Chips = 0
     """Player table: the bank reserved by every confirmed and placed chip (stake × highest
     odds); 0 at the system table."""
@@ -401,7 +413,7 @@ class TaiXiu(Game[TaiXiuState]):
         seats_max=SEATS_MAX,
         deck="dice",
         banked=True,
-        max_actions=SEATS_MAX * 3 * MAX_PLACES_PER_SEAT + 2,
+        max_actions=SEATS_MAX * (3 * MAX_PLACES_PER_SEAT + 1) + 2,
         rules_source="RULES.md §5, §1, §2.6-2.9, A-TX1..A-TX7; seed 001 (Tài Xỉu)",
         aliases=("Tài Xỉu", "Sic Bo", "Tai Xiu", "taixiu", "sicbo"),
         options=(
@@ -417,7 +429,7 @@ class TaiXiu(Game[TaiXiuState]):
             OptionSpec("clan_treasury_min_stake", 0, help="gold staked for the clan 1 %"),
             OptionSpec("betting_s", 30, help="betting countdown, seconds (the server's clock)"),
         ),
-        action_types=(Place, Confirm, Clear, CloseBetting),
+        action_types=(Place, Confirm, Clear, Ready, CloseBetting),
         counts_xp=False,
     )
 
@@ -460,11 +472,13 @@ class TaiXiu(Game[TaiXiuState]):
             confirmed=empty,
             pending=empty,
             places=(0,) * config.seats,
+            ready=(False,) * config.seats,
         )
         return self._refresh(state)
 
     def _refresh(self, state: TaiXiuState) -> TaiXiuState:
-        """The state with :attr:`TaiXiuState.bettors` recomputed."""
+        """The state with :attr:`TaiXiuState.bettors` recomputed; the window closes by itself
+        once no seat is left to act (every bettor ready, out of balance or at the cap)."""
         if state.closed:
             return replace(state, bettors=())
         bank = self.bank_available(state)
@@ -473,7 +487,7 @@ class TaiXiu(Game[TaiXiuState]):
             for seat in range(state.config.seats)
             if not self.is_host(state, seat) and self._can_act(state, seat, bank)
         )
-        return replace(state, bettors=bettors)
+        return replace(state, bettors=bettors, closed=not bettors)
 
     # ----- money helpers -------------------------------------------------------------------
     def is_host(self, state: TaiXiuState, seat: Seat | None) -> bool:
@@ -530,6 +544,8 @@ class TaiXiu(Game[TaiXiuState]):
         return None
 
     def _can_act(self, state: TaiXiuState, seat: Seat, bank: Chips | None) -> bool:
+        if state.ready[seat]:
+            return False
         if state.pending[seat]:
             return True
         if state.places[seat] >= MAX_PLACES_PER_SEAT:
@@ -551,7 +567,7 @@ class TaiXiu(Game[TaiXiuState]):
     def _seat_ranges(
         self, state: TaiXiuState, seat: Seat, bank: Chips | None
     ) -> tuple[AmountRange, ...]:
-        if state.closed or self.is_host(state, seat):
+        if state.closed or self.is_host(state, seat) or state.ready[seat]:
             return ()
         if state.places[seat] >= MAX_PLACES_PER_SEAT:
             return ()
@@ -602,6 +618,8 @@ class TaiXiu(Game[TaiXiuState]):
                 actions.append(amount_range.at(amount_range.max))
         if state.pending[seat]:
             actions += [Confirm(seat), Clear(seat)]
+        elif seat in state.bettors:
+            actions.append(Ready(seat))
         return tuple(actions)
 
     def legal_actions(self, state: TaiXiuState) -> tuple[Action, ...]:
@@ -617,14 +635,18 @@ class TaiXiu(Game[TaiXiuState]):
 
     def validate(self, state: TaiXiuState, event: Event) -> None:
         """As :meth:`Game.validate`, with a clear refusal for the host of a player table."""
-        if (
-            isinstance(event, Place | Confirm | Clear)
-            and self.is_host(state, event.seat)
-            and not state.closed
-        ):
-            raise NotYourTurnError(
-                event, "the host is the bank of this player table and cannot bet", state.version
-            )
+        if isinstance(event, Place | Confirm | Clear | Ready) and not state.closed:
+            seat = event.seat
+            if self.is_host(state, seat):
+                raise NotYourTurnError(
+                    event,
+                    "the host is the bank of this player table and cannot bet",
+                    state.version,
+                )
+            if seat is not None and 0 <= seat < len(state.ready) and state.ready[seat]:
+                raise NotYourTurnError(
+                    event, f"p{seat + 1} has finished betting this round", state.version
+                )
         super().validate(state, event)
 
     def validate_action(self, state: TaiXiuState, action: Action) -> None:
@@ -641,6 +663,12 @@ class TaiXiu(Game[TaiXiuState]):
         if isinstance(action, Confirm | Clear):
             if not state.pending[seat]:
                 raise IllegalActionError(action, "no chips placed to confirm", state.version)
+            return
+        if isinstance(action, Ready):
+            if state.pending[seat]:
+                raise IllegalActionError(
+                    action, "confirm or clear the chips placed first", state.version
+                )
             return
         if not isinstance(action, Place):
             raise IllegalActionError(action, "not a Tài Xỉu action", state.version)
@@ -730,6 +758,10 @@ class TaiXiu(Game[TaiXiuState]):
             confirmed[seat] = _merge(confirmed[seat], pending[seat])
             pending[seat] = ()
             return replace(state, confirmed=tuple(confirmed), pending=tuple(pending))
+        if isinstance(event, Ready):
+            ready = list(state.ready)
+            ready[seat] = True
+            return replace(state, ready=tuple(ready))
         assert isinstance(event, Clear)
         reserved = state.reserved - self._reservation(state, pending[seat])
         pending[seat] = ()
@@ -942,8 +974,9 @@ class TaiXiu(Game[TaiXiuState]):
         if view.dice:
             face = " ".join(f"[{d}]" for d in view.dice)
             out.append(f"  DICE {face}  total {sum(view.dice)} → {view.result.upper()}")
-        out.append(f"  XỈU small 4-10 1:1   {cell('small'):<28} TÀI big 11-17 1:1   {cell('big')}")
-        out.append(f"  any_triple 24:1      {cell('any_triple')}")
+        out.append(f"  XỈU  small 4-10  1:1   {cell('small')}")
+        out.append(f"  TÀI  big 11-17   1:1   {cell('big')}")
+        out.append(f"  any_triple      24:1   {cell('any_triple')}")
         groups = (
             ("single (1/2/3:1)", [f"single_{n}" for n in range(1, 7)]),
             ("double (8:1)", [f"double_{n}" for n in range(1, 7)]),
@@ -952,9 +985,11 @@ class TaiXiu(Game[TaiXiuState]):
         for title, areas in groups:
             out.append(f"  {title}: " + "  ".join(f"{a.split('_')[1]}:{cell(a)}" for a in areas))
         odds = dict(view.total_odds)
-        out.append(
-            "  totals: " + "  ".join(f"{k}({odds[k]}:1):{cell(f'total_{k}')}" for k in range(4, 18))
-        )
+        for low, high in ((4, 10), (11, 17)):
+            out.append(
+                "  totals: "
+                + "  ".join(f"{k}({odds[k]}:1):{cell(f'total_{k}')}" for k in range(low, high + 1))
+            )
         combos = [a for a in AREAS if a.startswith("combination_")]
         held = [a for a in combos if totals.get(a) or mine.get(a) or placed.get(a)]
         out.append(

@@ -9,8 +9,10 @@ A round:
 1. **Betting window.** Every seat is a bettor (any number of bettors, no dealer seat). A seat
    puts chips on any of the six bet areas with :class:`Bet` (chips add up on an area):
    ``player_a``, ``player_b``, ``tie``, ``pair_plus_a``, ``pair_plus_b``, ``six_card_bonus``.
-   The window closes with the table's own action :class:`CloseBetting` (``seat=None``), which is
-   also the table's default action when the server's countdown (option ``betting_s``) ends.
+   :class:`Ready` says a seat has finished betting. The window closes with the table's own
+   action :class:`CloseBetting` (``seat=None``), which is also the table's default action when
+   the server's countdown (option ``betting_s``) ends, and closes by itself once no seat is
+   left to act (every seat ready, out of balance or at the chip cap).
 2. **Chance.** A shuffle of the 52-card deck (no jokers; a new shuffle every round).
 3. **Deal.** Face up, alternately: A1, B1, A2, B2, A3, B3 (the first six cards of the shuffle).
 4. **Settlement** (§14.5): Player A / Player B pay 0.95:1, refunded on a tie; Tie pays 50:1;
@@ -69,7 +71,7 @@ from typing import Any
 
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
-from sanh.errors import ConfigError, IllegalActionError
+from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval import (
     HandCategory,
     TeenPattiCategory,
@@ -106,6 +108,7 @@ __all__ = [
     "Bet",
     "CloseBetting",
     "Paytable",
+    "Ready",
     "TeenPatti2020",
     "TeenPattiState",
     "TeenPattiView",
@@ -195,6 +198,11 @@ class Bet(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Ready(Action):
+    """The seat has finished betting: its bets stand and it is not asked again this round."""
+
+
+@dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table closes the betting window (``seat=None``; the server's countdown ran out)."""
 
@@ -280,8 +288,10 @@ class TeenPattiState:
     """Per seat, the amount on each area of :data:`BETS`."""
     bet_actions: tuple[int, ...] = ()
     """Per seat, how many :class:`Bet` actions it made this round."""
+    ready: tuple[bool, ...] = ()
+    """Per seat, whether it has said :class:`Ready` (finished betting) this round."""
     closed: bool = False
-    """Whether the betting window is closed."""
+    """Whether the betting window is closed (by the table, or because no seat can act)."""
     deal: tuple[Card, ...] = ()
     """The six cards dealt, in deal order A1 B1 A2 B2 A3 B3 (empty until the deal)."""
     min_bet: Chips = 0
@@ -348,7 +358,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         seats_max=8,
         deck="52",
         banked=True,
-        max_actions=8 * MAX_BETS_PER_SEAT + 2,
+        max_actions=8 * (MAX_BETS_PER_SEAT + 1) + 2,
         rules_source="RULES.md §14, §1, §2.6-2.8, A-TT1; seed 004",
         aliases=("Teen Patti", "teen-patti", "teenpatti", "Teen Patti 2020"),
         options=(
@@ -368,7 +378,7 @@ class TeenPatti2020(Game[TeenPattiState]):
                 help="royal-straight flush-quads-full house-flush-straight-trips, x:1",
             ),
         ),
-        action_types=(Bet, CloseBetting),
+        action_types=(Bet, Ready, CloseBetting),
     )
 
     # ----- setup ---------------------------------------------------------------------------
@@ -376,14 +386,22 @@ class TeenPatti2020(Game[TeenPattiState]):
         """A round with its betting window open. :raises ConfigError: on a bad config."""
         self.check_config(config)
         low, high = self.limits(config)
-        return TeenPattiState(
+        state = TeenPattiState(
             config=config,
             bets=((0,) * len(BETS),) * config.seats,
             bet_actions=(0,) * config.seats,
+            ready=(False,) * config.seats,
             min_bet=low,
             max_bet=high,
             paytable=Paytable.from_options(self.options(config)),
         )
+        return self._close_if_idle(state)
+
+    def _close_if_idle(self, state: TeenPattiState) -> TeenPattiState:
+        """The window closes by itself once no seat can act (all ready, broke or capped)."""
+        if state.closed or any(self._can_bet(state, s) for s in range(state.config.seats)):
+            return state
+        return replace(state, closed=True)
 
     def limits(self, config: TableConfig) -> tuple[Chips, Chips]:
         """The table's minimum and maximum per bet area. :raises ConfigError: if impossible."""
@@ -396,7 +414,8 @@ class TeenPatti2020(Game[TeenPattiState]):
 
     # ----- turn ----------------------------------------------------------------------------
     def to_act(self, state: TeenPattiState) -> tuple[Seat, ...] | Chance | None:
-        """Bettors during the window (the table may always close it), then chance, then over."""
+        """Bettors still betting during the window (the table may always close it), then
+        chance, then over."""
         if not state.closed:
             return tuple(seat for seat in range(state.config.seats) if self._can_bet(state, seat))
         if not state.deal:
@@ -412,7 +431,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         return state.config.stacks[seat] - sum(state.bets[seat])
 
     def _can_bet(self, state: TeenPattiState, seat: Seat) -> bool:
-        if state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
+        if state.ready[seat] or state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
             return False
         free = self.balance(state, seat)
         low, high = state.min_bet, state.max_bet
@@ -421,7 +440,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         )
 
     def _seat_ranges(self, state: TeenPattiState, seat: Seat) -> tuple[AmountRange, ...]:
-        if state.closed or state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
+        if state.closed or state.ready[seat] or state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
             return ()
         low, high = state.min_bet, state.max_bet
         free = self.balance(state, seat)
@@ -443,16 +462,34 @@ class TeenPatti2020(Game[TeenPattiState]):
         )
 
     def legal_actions(self, state: TeenPattiState) -> tuple[Action, ...]:
-        """Bets at their minimum and maximum, and the table's :class:`CloseBetting`."""
+        """Bets at their minimum and maximum, each bettor's :class:`Ready`, and the table's
+        :class:`CloseBetting`."""
         if state.closed:
             return ()
         actions: list[Action] = []
-        for amount_range in self.amount_ranges(state):
-            actions.append(amount_range.at(amount_range.min))
-            if amount_range.max != amount_range.min:
-                actions.append(amount_range.at(amount_range.max))
+        for seat in range(state.config.seats):
+            for amount_range in self._seat_ranges(state, seat):
+                actions.append(amount_range.at(amount_range.min))
+                if amount_range.max != amount_range.min:
+                    actions.append(amount_range.at(amount_range.max))
+            if self._can_bet(state, seat):
+                actions.append(Ready(seat))
         actions.append(CloseBetting(None))
         return tuple(actions)
+
+    def validate(self, state: TeenPattiState, event: Event) -> None:
+        """As :meth:`Game.validate`, with a clear refusal for a seat that said it is ready."""
+        seat = event.seat if isinstance(event, Bet | Ready) else None
+        if (
+            seat is not None
+            and not state.closed
+            and 0 <= seat < len(state.ready)
+            and (state.ready[seat])
+        ):
+            raise NotYourTurnError(
+                event, f"p{seat + 1} has finished betting this round", state.version
+            )
+        super().validate(state, event)
 
     def validate_action(self, state: TeenPattiState, action: Action) -> None:
         """Check a bet against the window, the area, the limits and the balance."""
@@ -461,6 +498,10 @@ class TeenPatti2020(Game[TeenPattiState]):
         if isinstance(action, CloseBetting):
             if action.seat is not None:
                 raise IllegalActionError(action, "only the table closes betting", state.version)
+            return
+        if isinstance(action, Ready):
+            if action.seat is None:
+                raise IllegalActionError(action, "the table is never ready", state.version)
             return
         if not isinstance(action, Bet):
             raise IllegalActionError(action, "not a Teen Patti action", state.version)
@@ -508,6 +549,11 @@ class TeenPatti2020(Game[TeenPattiState]):
             return replace(state, deal=tuple(event.order[: len(DEAL_LABELS)]))
         if isinstance(event, CloseBetting):
             return replace(state, closed=True)
+        if isinstance(event, Ready):
+            assert event.seat is not None
+            ready = list(state.ready)
+            ready[event.seat] = True
+            return self._close_if_idle(replace(state, ready=tuple(ready)))
         assert isinstance(event, Bet) and event.seat is not None
         seat, index = event.seat, BETS.index(event.bet)
         row = list(state.bets[seat])
@@ -516,7 +562,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         bets[seat] = tuple(row)
         counts = list(state.bet_actions)
         counts[seat] += 1
-        return replace(state, bets=tuple(bets), bet_actions=tuple(counts))
+        return self._close_if_idle(replace(state, bets=tuple(bets), bet_actions=tuple(counts)))
 
     def default_action(
         self, state: TeenPattiState, seat: Seat | None, reason: Reason

@@ -23,6 +23,7 @@ from sanh.games.tai_xiu import (
     CloseBetting,
     Confirm,
     Place,
+    Ready,
     TaiXiu,
     TaiXiuState,
     TaiXiuView,
@@ -73,7 +74,8 @@ def run(
         state = GAME.apply(state, Place(seat, area, amount))
     for seat in sorted({seat for seat, _, _ in bets}):
         state = GAME.apply(state, Confirm(seat))
-    state = GAME.apply(state, CloseBetting(None))
+    if GAME.to_act(state) is not CHANCE:  # still open: the table's clock closes it
+        state = GAME.apply(state, CloseBetting(None))
     assert GAME.to_act(state) is CHANCE
     state = GAME.apply(state, Roll(dice))
     settlement = GAME.settle(state)
@@ -545,7 +547,30 @@ def test_place_cap() -> None:
         state = GAME.apply(state, Place(0, "big", 100))
     assert_rejected(state, Place(0, "big", 100), "at most 60 placements")
     state = GAME.apply(state, Confirm(0))
-    assert GAME.to_act(state) == ()
+    assert GAME.to_act(state) is CHANCE  # nobody left to act: the window closed by itself
+
+
+def test_ready_ends_a_seats_betting_and_the_window_closes_by_itself() -> None:
+    """[DEF] Ready: a seat with nothing unconfirmed finishes betting; when no seat is left to
+    act the window closes without waiting for the clock."""
+    state = GAME.new_state(config(3, table="player"))
+    assert GAME.to_act(state) == (1, 2)
+    state = GAME.apply(state, Place(1, "big", 100))
+    assert Ready(1) not in GAME.legal_actions_for(state, 1)
+    assert_rejected(state, Ready(1), "confirm or clear the chips placed first")
+    state = GAME.apply(state, Confirm(1))
+    state = GAME.apply(state, Ready(1))
+    snapshot = repr(state)
+    with pytest.raises(NotYourTurnError, match="p2 has finished betting this round"):
+        GAME.apply(state, Place(1, "big", 100))
+    assert repr(state) == snapshot
+    with pytest.raises(NotYourTurnError, match="host is the bank"):
+        GAME.apply(state, Ready(0))
+    state = GAME.apply(state, Ready(2))
+    assert GAME.to_act(state) is CHANCE and state.closed
+    assert state.confirmed[1] == (("big", 100),)
+    # A player table with only its host has nobody to bet: closed from the start.
+    assert GAME.to_act(GAME.new_state(config(1, table="player"))) is CHANCE
 
 
 @pytest.mark.parametrize(
@@ -591,7 +616,7 @@ def test_render_text_board() -> None:
     state = GAME.apply(state, Place(1, "combination_2_5", 100))
     state = GAME.apply(state, Confirm(1))
     betting = GAME.render_text(GAME.observe(state, 2))
-    assert "bank available: 9,895.00" in betting and "TÀI big 11-17 1:1   100.00" in betting
+    assert "bank available: 9,895.00" in betting and "TÀI  big 11-17   1:1   100.00" in betting
     assert "2-5:1.00" in betting
     state = GAME.apply(GAME.apply(state, CloseBetting(None)), Roll((6, 5, 2)))
     text = GAME.render_text(GAME.observe(state, 1))

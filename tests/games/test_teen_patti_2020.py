@@ -19,6 +19,7 @@ from sanh.games.teen_patti_2020 import (
     MAX_BETS_PER_SEAT,
     Bet,
     CloseBetting,
+    Ready,
     TeenPatti2020,
     TeenPattiState,
     TeenPattiView,
@@ -70,7 +71,8 @@ def play(
     state = GAME.new_state(cfg or config(seats))
     for seat, bet, amount in bets:
         state = GAME.apply(state, Bet(seat, bet, amount))
-    state = GAME.apply(state, CloseBetting(None))
+    if GAME.to_act(state) is not CHANCE:  # still open: the table's clock closes it
+        state = GAME.apply(state, CloseBetting(None))
     assert GAME.to_act(state) is CHANCE
     state = GAME.apply(state, shuffle_for(deal_of(hand_a, hand_b)))
     assert GAME.is_terminal(state)
@@ -434,10 +436,30 @@ def test_bet_count_cap() -> None:
     state = GAME.new_state(config(1))
     for _ in range(MAX_BETS_PER_SEAT):
         state = GAME.apply(state, Bet(0, "tie", 100))
-    assert GAME.to_act(state) == ()
-    assert GAME.legal_actions(state) == (CloseBetting(None),)
+    assert GAME.to_act(state) is CHANCE  # nobody left to act: the window closed by itself
+    assert GAME.legal_actions(state) == ()
     with pytest.raises(IllegalActionError):
         GAME.apply(state, Bet(0, "tie", 100))
+
+
+def test_ready_ends_a_seats_betting_and_the_window_closes_by_itself() -> None:
+    """[DEF] Ready: a seat's bets stand and it is not asked again; when no seat is left to act
+    the window closes without waiting for the clock."""
+    state = GAME.new_state(config(2))
+    state = GAME.apply(state, Bet(0, "player_a", 100))
+    assert Ready(0) in GAME.legal_actions_for(state, 0)
+    state = GAME.apply(state, Ready(0))
+    assert GAME.to_act(state) == (1,)
+    snapshot = repr(state)
+    with pytest.raises(NotYourTurnError, match="p1 has finished betting this round"):
+        GAME.apply(state, Bet(0, "player_a", 100))
+    assert repr(state) == snapshot
+    assert_rejected(state, Ready(None), "the table is never ready")
+    state = GAME.apply(state, Ready(1))
+    assert GAME.to_act(state) is CHANCE and state.closed
+    assert state.bets[0][0] == 100
+    # A seat with no balance at all is never asked: the window is closed from the start.
+    assert GAME.to_act(GAME.new_state(config(2, stacks=[0, 50]))) is CHANCE
 
 
 # ----- options ---------------------------------------------------------------------------
