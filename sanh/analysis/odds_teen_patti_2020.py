@@ -13,8 +13,9 @@ ordered pairs the same probability. Bets (``sanh odds teen-patti-2020``):
 * ``pair_plus``: the category counts of the 22,100 three-card hands (one hand; the bets on A and
   on B have the same odds).
 * ``six_card_bonus``: the best-five-of-six category counts of all ``C(52,6) = 20,358,520`` sets
-  of six cards, counted exactly by rank multiset (how many suit assignments each rank multiset
-  has, minus the flush ones) plus the flushes counted by their suited ranks.
+  of six cards, counted exactly by rank shape (pairs, trips, quads by formula; five or six
+  distinct ranks enumerated for straights, less their flush suit assignments) plus the flushes
+  counted by their suited ranks.
 
 ``house_edge`` is the expected loss per unit staked (a push counts as staked and returned).
 """
@@ -26,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations
-from math import comb, prod
+from math import comb, factorial, prod
 
 from sanh.analysis.odds import BetOdds, OddsReport
 from sanh.eval import HandCategory, TeenPattiCategory, teen_patti_category, teen_patti_rank
@@ -128,49 +129,40 @@ def three_card_category_counts() -> Counter[TeenPattiCategory]:
     )
 
 
-def _rank_vectors(cards: int, ranks: int = 13) -> Iterator[tuple[int, ...]]:
-    """Every way to hold ``cards`` cards as counts per rank (each count 0..4)."""
-    if ranks == 1:
-        if cards <= 4:
-            yield (cards,)
-        return
-    for here in range(min(cards, 4) + 1):
-        for rest in _rank_vectors(cards - here, ranks - 1):
-            yield (here, *rest)
-
-
-def _best_straight(present: set[int]) -> int:
+def _best_straight(present: set[int] | tuple[int, ...]) -> int:
     """The top rank of the best five-card straight among ``present`` ranks, -1 if none."""
+    ranks = set(present)
     for top in range(12, 2, -1):
-        if all(r in present for r in range(top - 4, top + 1)):
+        if all(r in ranks for r in range(top - 4, top + 1)):
             return top
-    if {12, 0, 1, 2, 3} <= present:
+    if {12, 0, 1, 2, 3} <= ranks:
         return 3
     return -1
 
 
-def _rank_category(vector: tuple[int, ...]) -> HandCategory:
-    """The best-five category of six cards with these rank counts and no five of one suit."""
-    shape = sorted((c for c in vector if c), reverse=True)
-    present = {r for r, c in enumerate(vector) if c}
-    if shape[0] == 4:
-        return HandCategory.FOUR_OF_A_KIND
-    if shape[0] == 3 and shape[1] >= 2:
-        return HandCategory.FULL_HOUSE
-    if _best_straight(present) >= 0:
-        return HandCategory.STRAIGHT
-    if shape[0] == 3:
-        return HandCategory.THREE_OF_A_KIND
-    if shape[0] == 2 and shape[1] == 2:
-        return HandCategory.TWO_PAIR
-    if shape[0] == 2:
-        return HandCategory.ONE_PAIR
-    return HandCategory.HIGH_CARD
+_SHAPES: tuple[tuple[tuple[int, ...], HandCategory], ...] = (
+    ((4, 2), HandCategory.FOUR_OF_A_KIND),
+    ((4, 1, 1), HandCategory.FOUR_OF_A_KIND),
+    ((3, 3), HandCategory.FULL_HOUSE),
+    ((3, 2, 1), HandCategory.FULL_HOUSE),
+    ((3, 1, 1, 1), HandCategory.THREE_OF_A_KIND),
+    ((2, 2, 2), HandCategory.TWO_PAIR),
+    ((2, 2, 1, 1), HandCategory.TWO_PAIR),
+)
+"""Six-card rank shapes with at most four distinct ranks: no straight or flush is possible."""
+
+
+def _shape_hands(shape: tuple[int, ...]) -> int:
+    """How many six-card sets have this rank shape (counts of the distinct ranks)."""
+    assignments = prod(range(13, 13 - len(shape), -1))
+    for count in set(shape):
+        assignments //= factorial(shape.count(count))
+    return assignments * prod(comb(4, c) for c in shape)
 
 
 def _suited_category(suited: tuple[int, ...]) -> HandCategory:
     """The category of a hand whose best five come from these suited ranks (5 or 6 of them)."""
-    top = _best_straight(set(suited))
+    top = _best_straight(suited)
     if top == 12:
         return HandCategory.ROYAL_FLUSH
     if top >= 0:
@@ -179,16 +171,25 @@ def _suited_category(suited: tuple[int, ...]) -> HandCategory:
 
 
 def six_card_category_counts() -> Counter[HandCategory]:
-    """The best-five-of-six category counts of all C(52,6) six-card sets, exactly."""
+    """The best-five-of-six category counts of all C(52,6) six-card sets, exactly.
+
+    Shapes with at most four distinct ranks are counted by formula; five or six distinct ranks
+    are enumerated (straight or not), less the suit assignments holding five or six cards of
+    one suit, which the flush pass counts by their suited ranks.
+    """
     counts: Counter[HandCategory] = Counter()
-    for vector in _rank_vectors(6):
-        distinct = sum(1 for c in vector if c)
-        ways = prod(comb(4, c) for c in vector)
-        # Suit assignments with five or six cards of one suit, counted by the flush pass below:
-        # six distinct ranks: 4 all-suited + 4 suits x 6 odd cards x 3 other suits = 76;
-        # a pair and four singles: the five ranks suited (4) and the pair's other card (3) = 12.
-        flushes = 76 if distinct == 6 else 12 if distinct == 5 else 0
-        counts[_rank_category(vector)] += ways - flushes
+    for shape, category in _SHAPES:
+        counts[category] += _shape_hands(shape)
+    # A pair and four singles: 6 x 4^4 suit assignments, 12 of them with the five ranks suited
+    # (the pair's other card off-suit).
+    for ranks in combinations(range(13), 5):
+        category = HandCategory.STRAIGHT if _best_straight(ranks) >= 0 else HandCategory.ONE_PAIR
+        counts[category] += 5 * (6 * 4**4 - 12)
+    # Six distinct ranks: 4^6 assignments, 76 with five or six of one suit (4 all suited, and
+    # 4 suits x 6 odd cards x 3 other suits).
+    for six in combinations(range(13), 6):
+        category = HandCategory.STRAIGHT if _best_straight(six) >= 0 else HandCategory.HIGH_CARD
+        counts[category] += 4**6 - 76
     for suited in combinations(range(13), 6):
         counts[_suited_category(suited)] += 4
     for suited in combinations(range(13), 5):

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from fractions import Fraction
 from itertools import combinations, permutations
-from math import comb
+from math import comb, prod
 
 import pytest
 
 from sanh.analysis.odds import OddsReport, find_odds_provider
 from sanh.analysis.odds_teen_patti_2020 import (
-    _rank_category,
-    _rank_vectors,
+    _best_straight,
     _suited_category,
     class_representatives,
     main_bet_counts,
@@ -48,19 +48,46 @@ def test_six_card_counts_match_the_standard_table() -> None:
     assert sum(counts.values()) == comb(52, 6)
 
 
-def test_rank_categories_agree_with_the_evaluator() -> None:
-    """Every six-card rank multiset without a flush: the counting categoriser agrees with
-    sanh.eval.evaluate (suits dealt round-robin, so no suit holds more than two cards)."""
-    checked = 0
+def _rank_vectors(cards: int, ranks: int = 13) -> Iterator[tuple[int, ...]]:
+    """Every way to hold ``cards`` cards as counts per rank (each count 0..4)."""
+    if ranks == 1:
+        if cards <= 4:
+            yield (cards,)
+        return
+    for here in range(min(cards, 4) + 1):
+        for rest in _rank_vectors(cards - here, ranks - 1):
+            yield (here, *rest)
+
+
+def test_six_card_counts_by_an_independent_method() -> None:
+    """A second count: every six-card rank multiset (18,395 of them), its category from
+    sanh.eval.evaluate on a flush-free representative (suits dealt round-robin, so no suit holds
+    three cards), weighted by its suit assignments less the flush ones, plus the flushes."""
+    counts: Counter[HandCategory] = Counter()
+    multisets = 0
     for vector in _rank_vectors(6):
         cards: list[int] = []
         for rank, count in enumerate(vector):
             for _ in range(count):
                 cards.append(rank * 4 + len(cards) % 4)
-        assert len(set(cards)) == 6
-        assert category_of(evaluate(cards)) == _rank_category(vector), vector
-        checked += 1
-    assert checked == 18_395
+        distinct = sum(1 for c in vector if c)
+        ways = prod(comb(4, c) for c in vector)
+        flushes = {6: 76, 5: 12}.get(distinct, 0)
+        counts[category_of(evaluate(cards))] += ways - flushes
+        multisets += 1
+    assert multisets == 18_395
+    for size, weight in ((6, 4), (5, 4 * 39)):
+        for ranks in combinations(range(13), size):
+            counts[category_of(evaluate([rank * 4 + 3 for rank in ranks]))] += weight
+    assert counts == six_card_category_counts()
+
+
+def test_best_straight() -> None:
+    """Straights run A-high or A-low (the wheel, top card 5) and never wrap (RULES.md §3.1)."""
+    assert _best_straight((8, 9, 10, 11, 12)) == 12
+    assert _best_straight((12, 0, 1, 2, 3)) == 3
+    assert _best_straight((12, 0, 1, 2, 3, 4)) == 4
+    assert _best_straight((10, 11, 12, 0, 1)) == -1
 
 
 def test_suited_categories_agree_with_the_evaluator() -> None:
