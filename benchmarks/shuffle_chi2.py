@@ -1,6 +1,7 @@
 """Shuffle uniformity: a chi-square test of card x position counts over many shuffles.
 
 Usage: ``python -m benchmarks.shuffle_chi2 [--shuffles N] [--seed S] [--source SOURCE]``
+(SOURCE: ``seeded``, ``provably-fair`` or ``both``, the default)
 
 Shuffles the 52-card deck N times with :func:`sanh.cards.rng.shuffled` (Fisher-Yates with
 rejection sampling) and counts how often each card lands in each position: a 52 x 52 table whose
@@ -57,31 +58,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.shuffle_chi2", description=__doc__)
     parser.add_argument("--shuffles", type=int, default=200_000)
     parser.add_argument("--seed", default="sanh-chi-square")
-    parser.add_argument("--source", choices=["seeded", "provably-fair"], default="seeded")
+    parser.add_argument("--source", choices=["seeded", "provably-fair", "both"], default="both")
     args = parser.parse_args(argv)
+    sources = ["seeded", "provably-fair"] if args.source == "both" else [args.source]
+    for number, source in enumerate(sources):
+        if number:
+            print()
+        run(args.shuffles, args.seed, source)
+    return 0
+
+
+def run(shuffles: int, seed: str, source: str) -> None:
+    """One run of the test, printed as a Markdown section."""
     start = time.perf_counter()
-    counts = count_positions(args.shuffles, args.seed, args.source)
+    counts = count_positions(shuffles, seed, source)
     elapsed = time.perf_counter() - start
     statistic, dof, p_value = chi_square_table(counts)
-    expected = args.shuffles / SIZE
+    expected = shuffles / SIZE
     z = (counts - expected) / np.sqrt(expected * (1 - 1 / SIZE))
     per_card = min(chi_square_row(row, expected) for row in counts)
     per_position = min(chi_square_row(column, expected) for column in counts.T)
-    print(f"## Shuffle uniformity (chi-square, 52 cards x 52 positions, {args.source})\n")
+    print(f"## Shuffle uniformity (chi-square, 52 cards x 52 positions, {source})\n")
     print(
         "Command: `.venv/bin/python -m benchmarks.shuffle_chi2 "
-        f"--shuffles {args.shuffles} --source {args.source}`\n"
+        f"--shuffles {shuffles} --source {source}`\n"
     )
     print(f"Machine: {machine_note()}\n")
     print(
-        f"- {args.shuffles:,} shuffles (seed {args.seed!r}) in {elapsed:.1f} s "
-        f"({args.shuffles / elapsed:,.0f} shuffles/s); expected {expected:,.1f} per cell"
+        f"- {shuffles:,} shuffles (seed {seed!r}) in {elapsed:.1f} s "
+        f"({shuffles / elapsed:,.0f} shuffles/s); expected {expected:,.1f} per cell"
     )
     print(f"- chi-square statistic **{statistic:,.1f}** on {dof:,} degrees of freedom")
     print(f"- p-value **{p_value:.4f}** (uniform: p is itself uniform on [0, 1])")
     print(f"- largest |standardised cell deviation|: {np.abs(z).max():.2f} (of 2,704 cells)")
     print(f"- smallest per-card p-value {per_card:.4f}, per-position {per_position:.4f} (of 52)")
-    return 0
 
 
 def chi_square_row(row: np.ndarray, expected: float) -> float:
