@@ -475,6 +475,15 @@ static inline uint64_t load_card(const char *row, Py_ssize_t i, int itemsize) {
 
 /* Copy row r into cards[] and check it: every card below 52, none repeated. The common case
    costs one branch a row; a bad row is looked at again to say what is wrong. */
+/* The low byte of card i (a card below 256 is its low byte; `wide` catches the rest). */
+static inline unsigned low_byte(const char *row, Py_ssize_t i, int itemsize) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return ((const uint8_t *)row)[i * itemsize + itemsize - 1];
+#else
+    return ((const uint8_t *)row)[i * itemsize];
+#endif
+}
+
 #define CHECK_ROW(K)                                                                          \
     do {                                                                                      \
         uint64_t seen = 0;                                                                    \
@@ -496,48 +505,45 @@ static inline uint64_t load_card(const char *row, Py_ssize_t i, int itemsize) {
     } while (0)
 
 /* The batch loop for rows of k cards of `itemsize` bytes (constants once inlined below).
-   One branch a row covers every rare case: a card of 52 or more adds the POISON bit to the key
-   (cards are clamped to 255 to index the 256-entry table); a repeated card makes the sum of the
-   card bits carry, so it has fewer than k bits set (counted with popcnt; without a fast popcnt,
-   the sum differs from the OR); and a flush sets a suit counter's top bit. The key and the card
-   bit sit side by side in one 16-byte vector, so each card costs one vector add.
-   Returns -1, or the first bad row. */
+   Cards index the 256-entry table by their low byte; wider items are also ORed into `wide`,
+   which must stay below 256. One branch a row covers every rare case: a card from 52 to 255
+   adds the POISON bit to the key; a repeated card makes the sum of the card bits carry, so it
+   has fewer than k bits set (counted with popcnt; without a fast popcnt, the sum differs from
+   the OR); and a flush sets a suit counter's top bit. The key and the card bit sit side by side
+   in one 16-byte vector, so each card costs one vector add. Returns -1, or the first bad row. */
 static inline __attribute__((always_inline)) Py_ssize_t
 poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, int32_t *out,
            const int use_popcount) {
     for (Py_ssize_t r = 0; r < nrows; r++) {
         const char *row = base + r * k * itemsize;
-        uint64_t seen, acc, odd;
+        uint64_t seen, acc, odd, wide = 0, sum = 0;
         if (use_popcount) {
             /* {key, 1 << card} summed as one vector: the sum of the bits has k bits set
                exactly when no card repeats (a repeat carries) */
             u64x2 both = {SUIT_INIT, 0};
             for (int i = 0; i < k; i++) {
-                uint64_t card = load_card(row, i, itemsize);
-                if (itemsize > 1) card = card < 255 ? card : 255;
-                both += batch_both[card];
+                both += batch_both[low_byte(row, i, itemsize)];
+                if (itemsize > 1) wide |= load_card(row, i, itemsize);
             }
             acc = both[0];
             seen = both[1];
-            odd = (acc & (FLUSH_BITS | POISON)) | (uint64_t)(__builtin_popcountll(seen) ^ k);
+            odd = (uint64_t)(__builtin_popcountll(seen) ^ k);
         } else {
-            uint64_t sum = 0;
             acc = SUIT_INIT;
             seen = 0;
             for (int i = 0; i < k; i++) {
-                uint64_t card = load_card(row, i, itemsize);
-                if (itemsize > 1) card = card < 255 ? card : 255;
+                unsigned card = low_byte(row, i, itemsize);
                 uint64_t bit = batch_both[card][1];
                 acc += batch_both[card][0];
                 seen |= bit;
                 sum += bit;
+                if (itemsize > 1) wide |= load_card(row, i, itemsize);
             }
-            odd = (acc & (FLUSH_BITS | POISON)) | (sum ^ seen);
+            odd = sum ^ seen;
         }
-        if (__builtin_expect(odd != 0, 0)) {
-            if (acc & POISON) return r;
-            if (use_popcount ? __builtin_popcountll(seen) != k : odd & ~(FLUSH_BITS | POISON))
-                return r;
+        /* one branch for the rare cases: a bad card, a repeat, a flush */
+        if (__builtin_expect((odd | (acc & (FLUSH_BITS | POISON)) | (wide >> 8)) != 0, 0)) {
+            if (odd || (acc & POISON) || (wide >> 8)) return r;
             uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;
             uint32_t mask = 0;
             for (int rank = 0; rank < 13; rank++) {
@@ -721,6 +727,14 @@ out:
 
 /* ---------------------------------------------------------------- module */
 
+static PyObject *set_fast_popcount(PyObject *self, PyObject *arg) {
+    int flag = PyObject_IsTrue(arg);
+    if (flag < 0) return NULL;
+    PyObject *previous = PyBool_FromLong(use_popcount);
+    use_popcount = flag && fast_popcount();
+    return previous;
+}
+
 static PyMethodDef methods[] = {
     {"init_poker", init_poker, METH_VARARGS,
      "init_poker(keys5, values5, flush5): install the five-card tables (uint32 count keys, "
@@ -739,6 +753,9 @@ static PyMethodDef methods[] = {
     {"rank_three_batch", rank_three_batch, METH_VARARGS,
      "rank_three_batch(kind, cards, nrows, itemsize, out): three-card strengths into an int32 "
      "buffer; returns None, or (row, duplicate) for the first bad row."},
+    {"set_fast_popcount", set_fast_popcount, METH_O,
+     "set_fast_popcount(flag): choose the popcnt batch loops or the portable ones (for tests); "
+     "returns the previous choice. The default is what the CPU supports."},
     {NULL, NULL, 0, NULL},
 };
 

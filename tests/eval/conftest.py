@@ -34,7 +34,20 @@ TCP_BATCH: dict[str, Batch] = {"numpy": lambda cards: rank_three_batch_numpy(TCP
 TEEN_PATTI_BATCH: dict[str, Batch] = {
     "numpy": lambda cards: rank_three_batch_numpy(TEEN_PATTI, cards)
 }
+
+
+def _portable_batch(cards: npt.ArrayLike) -> npt.NDArray[np.int32]:
+    """The C batch through its portable loops (no popcnt), whatever the CPU has."""
+    assert SPEEDUPS is not None
+    previous = SPEEDUPS.set_fast_popcount(False)
+    try:
+        return evaluate_batch(cards)
+    finally:
+        SPEEDUPS.set_fast_popcount(previous)
+
+
 if SPEEDUPS is not None:
+    POKER_BATCH["c-portable"] = _portable_batch
     POKER["c"] = SPEEDUPS.evaluate
     POKER5["c"] = SPEEDUPS.evaluate5
     TCP_SINGLE["c"] = SPEEDUPS.tcp_rank
