@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from random import Random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sanh.eval import (
@@ -33,10 +33,15 @@ def two_hands(size_low: int, size_high: int) -> st.SearchStrategy[tuple[list[int
     )
 
 
+# No per-example deadline: the brute-force references are slow on a busy machine.
+RELAXED = settings(deadline=None)
+
+
 def relabel_suits(cards: Sequence[int], permutation: Sequence[int]) -> list[int]:
     return [card // 4 * 4 + permutation[card % 4] for card in cards]
 
 
+@RELAXED
 @given(hands(5, 7), hands(5, 7), hands(5, 7))
 def test_poker_order_is_total_and_transitive_and_matches_the_reference(
     a: list[int], b: list[int], c: list[int]
@@ -50,17 +55,20 @@ def test_poker_order_is_total_and_transitive_and_matches_the_reference(
             assert (strengths[i] == strengths[j]) == (keys[i] == keys[j])
 
 
+@RELAXED
 @given(hands(5, 7))
 def test_poker_category_agrees_with_the_strength(cards: list[int]) -> None:
     assert category_of(evaluate(cards)) == poker_best_key(cards)[0]
 
 
+@RELAXED
 @given(hands(5, 7), st.permutations(range(4)))
 def test_poker_suits_are_only_labels(cards: list[int], permutation: list[int]) -> None:
     """Renaming the suits never changes a strength (suits never break ties)."""
     assert evaluate(relabel_suits(cards, permutation)) == evaluate(cards)
 
 
+@RELAXED
 @given(hands(5, 7), st.randoms(use_true_random=False))
 def test_poker_card_order_does_not_matter(cards: list[int], random: Random) -> None:
     shuffled = list(cards)
@@ -68,6 +76,7 @@ def test_poker_card_order_does_not_matter(cards: list[int], random: Random) -> N
     assert evaluate(shuffled) == evaluate(cards)
 
 
+@RELAXED
 @given(hands(6, 7))
 def test_poker_more_cards_never_weaken_a_hand(cards: list[int]) -> None:
     """The best five of N is at least as strong as the best five of any N - 1 of them."""
@@ -75,6 +84,7 @@ def test_poker_more_cards_never_weaken_a_hand(cards: list[int]) -> None:
     assert all(strength >= evaluate(cards[:i] + cards[i + 1 :]) for i in range(len(cards)))
 
 
+@RELAXED
 @given(hands(3, 3), hands(3, 3), st.permutations(range(4)))
 def test_three_card_orders_match_the_references(
     a: list[int], b: list[int], permutation: list[int]
@@ -91,6 +101,7 @@ def test_three_card_orders_match_the_references(
         assert rank(relabel_suits(a, permutation)) == rank(a)
 
 
+@RELAXED
 @given(two_hands(5, 7))
 def test_two_hands_from_one_deck_compare_as_the_reference(
     pair: tuple[list[int], list[int]],
