@@ -43,6 +43,7 @@ __all__ = [
     "SqliteStore",
     "StoreTx",
     "default_url",
+    "open_existing_store",
     "open_store",
 ]
 
@@ -383,3 +384,23 @@ def open_store(url: str | None = None) -> LedgerStore:
     if scheme in ("postgresql", "postgres"):
         return PostgresStore(url)
     raise LedgerError(f"unknown database URL scheme {scheme!r} (sqlite:/// or postgresql://)")
+
+
+def open_existing_store(url: str | None = None) -> LedgerStore:
+    """The store at ``url``, which must already hold a ledger (nothing is created).
+
+    :raises LedgerError: if there is no database or no ledger there.
+    """
+    url = url or default_url()
+    path: str | None = None
+    if "://" not in url:
+        path = url
+    elif url.startswith("sqlite:///"):
+        path = url[len("sqlite:///") :]
+    if path is not None and path != ":memory:" and not os.path.exists(path):
+        raise LedgerError(f"no database at {url}")
+    store = open_store(url)
+    if store.schema_version() < 1:
+        store.close()
+        raise LedgerError(f"no sanh ledger at {url}")
+    return store
