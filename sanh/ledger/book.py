@@ -63,21 +63,42 @@ _TRANSFER_COLUMNS = (
 _ACCOUNT_COLUMNS = (
     "id, flags, debits_pending, debits_posted, credits_pending, credits_posted, created_at"
 )
-_INSERT_TRANSFER = (
-    "INSERT INTO transfers (id, batch_id, kind, debit_account, credit_account, amount, code,"
-    " pending_id, reversal_of, memo, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_TRANSFER_INSERT_COLUMNS = (
+    ("id", "text"),
+    ("batch_id", "text"),
+    ("kind", "text"),
+    ("debit_account", "text"),
+    ("credit_account", "text"),
+    ("amount", "bigint"),
+    ("code", "text"),
+    ("pending_id", "text"),
+    ("reversal_of", "text"),
+    ("memo", "text"),
+    ("timestamp", "bigint"),
 )
+_ACCOUNT_INSERT_COLUMNS = (
+    ("id", "text"),
+    ("flags", "integer"),
+    ("debits_pending", "bigint"),
+    ("debits_posted", "bigint"),
+    ("credits_pending", "bigint"),
+    ("credits_posted", "bigint"),
+    ("created_at", "bigint"),
+)
+_ACCOUNT_COUNTERS = (
+    ("debits_pending", "bigint"),
+    ("debits_posted", "bigint"),
+    ("credits_pending", "bigint"),
+    ("credits_posted", "bigint"),
+)
+_BATCH_COLUMNS = (("id", "text"), ("size", "integer"), ("digest", "text"), ("created_at", "bigint"))
 _INSERT_ACCOUNT = (
     "INSERT INTO accounts (id, flags, debits_pending, debits_posted, credits_pending,"
     " credits_posted, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
 )
-_UPDATE_ACCOUNT = (
-    "UPDATE accounts SET debits_pending = ?, debits_posted = ?, credits_pending = ?,"
-    " credits_posted = ? WHERE id = ?"
-)
-_INSERT_BATCH = "INSERT INTO batches (id, size, digest, created_at) VALUES (?, ?, ?, ?)"
 
 R = ResultCode
+_NEGATIVE_OK = int(AccountFlags.DEBITS_MAY_EXCEED_CREDITS)
 
 
 def transfer_from_row(row: Sequence[Any]) -> Transfer:
@@ -131,7 +152,7 @@ class _Acct:
 
     @property
     def may_go_negative(self) -> bool:
-        return bool(self.flags & AccountFlags.DEBITS_MAY_EXCEED_CREDITS)
+        return bool(self.flags & _NEGATIVE_OK)
 
 
 class _Work:
@@ -651,27 +672,27 @@ class Ledger:
             elif account.dirty:
                 updates.append((account.dp, account.dpo, account.cp, account.cpo, account.id))
         now = self._clock()
-        tx.executemany(_INSERT_ACCOUNT, new_accounts)
-        tx.executemany(_INSERT_BATCH, [(*row, now) for row in work.new_batches])
+        tx.insert_rows("accounts", _ACCOUNT_INSERT_COLUMNS, new_accounts)
+        tx.insert_rows("batches", _BATCH_COLUMNS, [(*row, now) for row in work.new_batches])
         rows = []
         for offset, (t, batch_id) in enumerate(work.new_transfers):
             rows.append(
                 (
                     t.id,
                     batch_id,
-                    t.kind.value,
+                    t.kind._value_,
                     t.debit_account,
                     t.credit_account,
                     t.amount,
-                    t.code.value if t.code is not None else "",
+                    t.code._value_ if t.code is not None else "",
                     t.pending_id,
                     t.reversal_of,
                     t.memo,
                     now + offset,
                 )
             )
-        tx.executemany(_INSERT_TRANSFER, rows)
-        tx.executemany(_UPDATE_ACCOUNT, updates)
+        tx.insert_rows("transfers", _TRANSFER_INSERT_COLUMNS, rows)
+        tx.update_rows("accounts", _ACCOUNT_COUNTERS, ("id", "text"), updates)
 
 
 def _check_id(value: str) -> ResultCode | None:

@@ -15,12 +15,15 @@ Version 1, the ledger::
              CHECK flags & 1 OR debits_posted + debits_pending <= credits_posted)
     batches(id TEXT PK, size INT, digest TEXT, created_at BIGINT)
     transfers(seq PK, id TEXT UNIQUE, batch_id -> batches, kind, debit_account -> accounts,
-              credit_account -> accounts, amount BIGINT > 0, code, pending_id UNIQUE,
-              reversal_of UNIQUE, memo, timestamp BIGINT, CHECK debit_account <> credit_account)
+              credit_account -> accounts, amount BIGINT > 0, code, pending_id, reversal_of,
+              memo, timestamp BIGINT, CHECK debit_account <> credit_account,
+              CHECK kind IN (post, void) = pending_id IS NOT NULL)
+    indexes: (debit_account, seq), (credit_account, seq), (batch_id), open holds (seq)
+             WHERE kind = 'pending', UNIQUE (pending_id) and UNIQUE (reversal_of) where set
 
 ``transfers`` and ``batches`` refuse UPDATE and DELETE (triggers): corrections are reversing
-transfers. The UNIQUE ``pending_id`` lets a hold be posted or voided at most once, and the
-UNIQUE ``reversal_of`` lets a transfer be reversed at most once, even against concurrent
+transfers. The unique ``pending_id`` lets a hold be posted or voided at most once, and the
+unique ``reversal_of`` lets a transfer be reversed at most once, even against concurrent
 writers.
 
 Version 2, players, progress and clans::
@@ -84,8 +87,8 @@ CREATE TABLE transfers (
     credit_account TEXT NOT NULL REFERENCES accounts (id),
     amount BIGINT NOT NULL CHECK (amount > 0),
     code TEXT NOT NULL,
-    pending_id TEXT UNIQUE,
-    reversal_of TEXT UNIQUE,
+    pending_id TEXT,
+    reversal_of TEXT,
     memo TEXT NOT NULL DEFAULT '',
     timestamp BIGINT NOT NULL,
     CHECK (debit_account <> credit_account),
@@ -96,7 +99,11 @@ _LEDGER_INDEXES = (
     "CREATE INDEX transfers_by_debit ON transfers (debit_account, seq)",
     "CREATE INDEX transfers_by_credit ON transfers (credit_account, seq)",
     "CREATE INDEX transfers_by_batch ON transfers (batch_id)",
-    "CREATE INDEX transfers_open_holds ON transfers (kind, seq)",
+    "CREATE INDEX transfers_holds ON transfers (seq) WHERE kind = 'pending'",
+    "CREATE UNIQUE INDEX transfers_resolve_once ON transfers (pending_id)"
+    " WHERE pending_id IS NOT NULL",
+    "CREATE UNIQUE INDEX transfers_reverse_once ON transfers (reversal_of)"
+    " WHERE reversal_of IS NOT NULL",
     "INSERT INTO accounts (id, flags, created_at) VALUES"
     " ('issuer', 1, {now}), ('house', 1, {now}), ('fees', 0, {now}), ('breakage', 0, {now})",
 )

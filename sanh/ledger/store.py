@@ -79,6 +79,27 @@ class StoreTx(ABC):
     def lock_for_update(self) -> str:
         """The clause that locks selected rows until commit (empty where not needed)."""
 
+    def insert_rows(
+        self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """Insert many rows; ``columns`` are ``(name, SQL type)`` pairs."""
+        if rows:
+            names = ", ".join(name for name, _ in columns)
+            marks = ", ".join("?" for _ in columns)
+            self.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+
+    def update_rows(
+        self,
+        table: str,
+        columns: Sequence[tuple[str, str]],
+        key: tuple[str, str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        """Update many rows by key; each row is the new ``columns`` values, then the key."""
+        if rows:
+            sets = ", ".join(f"{name} = ?" for name, _ in columns)
+            self.executemany(f"UPDATE {table} SET {sets} WHERE {key[0]} = ?", rows)
+
     def select_in(
         self, sql: str, column: str, values: Sequence[Any], *, lock: bool = False
     ) -> list[tuple[Any, ...]]:
@@ -274,6 +295,37 @@ class _PostgresTx(StoreTx):
 
     def lock_for_update(self) -> str:
         return " FOR UPDATE"
+
+    def insert_rows(
+        self, table: str, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]]
+    ) -> None:
+        """One ``INSERT ... SELECT FROM unnest(arrays)`` statement: one round trip."""
+        if rows:
+            names = ", ".join(name for name, _ in columns)
+            arrays = ", ".join(f"?::{kind}[]" for _, kind in columns)
+            self.execute(
+                f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays})",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
+
+    def update_rows(
+        self,
+        table: str,
+        columns: Sequence[tuple[str, str]],
+        key: tuple[str, str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        """One ``UPDATE ... FROM unnest(arrays)`` statement: one round trip."""
+        if rows:
+            every = [*columns, key]
+            sets = ", ".join(f"{name} = u.{name}" for name, _ in columns)
+            arrays = ", ".join(f"?::{kind}[]" for _, kind in every)
+            names = ", ".join(name for name, _ in every)
+            self.execute(
+                f"UPDATE {table} AS t SET {sets} FROM unnest({arrays}) AS u({names})"
+                f" WHERE t.{key[0]} = u.{key[0]}",
+                [list(column) for column in zip(*rows, strict=True)],
+            )
 
 
 class PostgresStore(LedgerStore):
