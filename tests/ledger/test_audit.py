@@ -99,7 +99,7 @@ def test_the_database_itself_refuses_a_negative_balance(ledger: Ledger) -> None:
     (a CHECK constraint), so the audit's ``negative_balance`` check can only fire on a
     database whose constraints were removed."""
     books(ledger)
-    with pytest.raises(Exception, match="(?i)check constraint"), ledger.store.write() as tx:
+    with pytest.raises(Exception, match=r"(?i)check constraint"), ledger.store.write() as tx:
         tx.execute("UPDATE accounts SET debits_posted = debits_posted + 5000 WHERE id = ?", (B,))
     assert audit(ledger).ok
 
