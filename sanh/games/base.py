@@ -97,6 +97,10 @@ class Action:
 
     seat: Seat | None
 
+    anytime: ClassVar[bool] = False
+    """True for actions a seat may take out of turn (leaving, forfeiting): :meth:`Game.validate`
+    then skips the turn check and leaves the rest to :meth:`Game.validate_action`."""
+
     def __str__(self) -> str:
         who = "t" if self.seat is None else f"p{self.seat + 1}"
         parts = [who, type(self).__name__.lower()]
@@ -492,7 +496,7 @@ class Game(Generic[S]):
         if event.seat is not None:
             if not 0 <= event.seat < state.config.seats:
                 raise IllegalActionError(event, "no such seat", state.version)
-            if event.seat not in turn:
+            if event.seat not in turn and not event.anytime:
                 raise NotYourTurnError(
                     event, f"seat p{event.seat + 1} may not act now", state.version
                 )

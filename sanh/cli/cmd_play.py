@@ -1,0 +1,273 @@
+"""``sanh play [GAME]``: you against the house or bots at a terminal table.
+
+The table is generic: it shows ``game.render_text(view)`` of your seat, numbers your legal
+actions (amount-carrying ones ask for an amount within their range), lets bots act for the
+other seats, draws chance events from the system CSPRNG (or ``--seed``), and after each hand
+shows the settlement line by line and applies it to your session balance (play money only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+
+from sanh.bots import bot_for
+from sanh.cards.rng import Rng, SeededRng, SystemRng
+from sanh.errors import ConfigError, IllegalActionError
+from sanh.games import all_games, find_game
+from sanh.games.base import CHANCE, Action, AmountRange, Game, OptionValue, Settlement, TableConfig
+from sanh.games.driver import chance_event
+from sanh.i18n import t
+from sanh.types import UNITS_PER_GOLD, format_gold
+
+__all__ = ["play_session", "register"]
+
+HUMAN = 0
+MAX_BOT_ACTIONS = 500
+
+
+def register(sub: Any) -> None:
+    """Add the ``play`` subcommand."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "play", help="play a game in the terminal against the house or bots (play money)"
+    )
+    parser.add_argument("game", nargs="?", help="game id or name; omitted: choose from a list")
+    parser.add_argument("--seats", type=int, help="seats at the table (you are seat 1)")
+    parser.add_argument("--stake", type=float, default=10.0, help="table bet level L in gold")
+    parser.add_argument("--balance", type=float, default=10_000.0, help="your gold")
+    parser.add_argument("--seed", help="deterministic shuffles and bots (default: system RNG)")
+    parser.add_argument("--lang", choices=["vi", "en"], default="vi")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a rule option"
+    )
+    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the terminal table."""
+    console = Console()
+    lang: str = args.lang
+    try:
+        game = find_game(args.game) if args.game else _choose_game(console, lang)
+        options = dict(_parse_option(text) for text in args.option)
+    except (KeyError, ValueError) as exc:
+        print(f"sanh play: {exc.args[0]}", file=sys.stderr)
+        return 2
+    except EOFError:
+        return 0
+    seats = args.seats or (1 if game.info.banked else min(4, game.info.seats_max))
+    seats = max(game.info.seats_min, seats)
+    rng: Rng = SeededRng(args.seed) if args.seed is not None else SystemRng()
+    try:
+        balance = play_session(
+            game,
+            console,
+            lang=lang,
+            seats=seats,
+            stake=round(args.stake * UNITS_PER_GOLD),
+            balance=round(args.balance * UNITS_PER_GOLD),
+            options=options,
+            rng=rng,
+            hands=args.hands,
+        )
+    except ConfigError as exc:
+        print(f"sanh play: {exc}", file=sys.stderr)
+        return 2
+    console.print(t("goodbye", lang, balance=format_gold(balance)))
+    return 0
+
+
+def _parse_option(text: str) -> tuple[str, OptionValue]:
+    name, sep, raw = text.partition("=")
+    if not sep:
+        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
+    value: OptionValue = raw
+    if raw.lower() in {"true", "false"}:
+        value = raw.lower() == "true"
+    elif raw.lstrip("-").isdigit():
+        value = int(raw)
+    return name.strip(), value
+
+
+def _choose_game(console: Console, lang: str) -> Game[Any]:
+    games = all_games()
+    table = Table(title=t("choose_game", lang))
+    table.add_column("#")
+    table.add_column("id")
+    table.add_column("")
+    for number, game in enumerate(games, 1):
+        table.add_row(str(number), game.info.id, game.info.name_vi)
+    console.print(table)
+    while True:
+        text = input(t("game_number", lang) + ": ").strip()
+        if text.isdigit() and 1 <= int(text) <= len(games):
+            return games[int(text) - 1]
+        try:
+            return find_game(text)
+        except KeyError:
+            console.print(t("bad_choice", lang, text=text))
+
+
+def play_session(
+    game: Game[Any],
+    console: Console,
+    *,
+    lang: str,
+    seats: int,
+    stake: int,
+    balance: int,
+    options: dict[str, OptionValue],
+    rng: Rng,
+    hands: int = 0,
+) -> int:
+    """Play hands until the player stops; returns the final balance (minor units)."""
+    bot_balances = [balance] * seats
+    bots = {seat: bot_for(game.info.id) for seat in range(1, seats)}
+    carry: Any = None
+    played = 0
+    while True:
+        stacks = [balance, *bot_balances[1:]]
+        config = TableConfig.make(
+            seats=seats, stake=stake, stacks=stacks, options=options, carry=carry
+        )
+        played += 1
+        console.rule(f"{game.info.name_vi} · {t('hand', lang)} {played}")
+        console.print(f"{t('balance', lang)}: {format_gold(balance)}")
+        state = _play_hand(game, console, config, bots, rng, lang)
+        settlement = game.settle(state)
+        _show_settlement(console, settlement, lang)
+        balance += settlement.deltas[HUMAN]
+        for seat in range(1, seats):
+            bot_balances[seat] += settlement.deltas[seat]
+            if bot_balances[seat] < stake * 10:
+                bot_balances[seat] = balance_refill(stake)
+        carry = game.carry(state)
+        if hands and played >= hands:
+            return balance
+        if balance <= 0:
+            console.print(t("broke", lang))
+            return balance
+        answer = input(t("again", lang) + " ").strip().lower()
+        if answer not in {t("yes", lang), "y", "c", ""}:
+            return balance
+
+
+def balance_refill(stake: int) -> int:
+    """A fresh bankroll for a bot that ran low."""
+    return stake * 1000
+
+
+def _play_hand(
+    game: Game[Any],
+    console: Console,
+    config: TableConfig,
+    bots: dict[int, Any],
+    rng: Rng,
+    lang: str,
+) -> Any:
+    state = game.new_state(config)
+    bot_actions = 0
+    shown_version = -1
+    while True:
+        turn = game.to_act(state)
+        if turn is None:
+            console.print(Panel(game.render_text(game.observe(state, HUMAN))))
+            return state
+        if turn is CHANCE:
+            state = game.apply(state, chance_event(game, state, rng))
+            continue
+        bot_seat = next((s for s in turn if s != HUMAN and game.legal_actions_for(state, s)), None)
+        if bot_seat is not None and bot_actions < MAX_BOT_ACTIONS:
+            action = bots[bot_seat].act(game.observe(state, bot_seat), rng)
+            state = game.apply(state, action)
+            bot_actions += 1
+            continue
+        if HUMAN in turn:
+            if state.version != shown_version:
+                console.print(Panel(game.render_text(game.observe(state, HUMAN))))
+                shown_version = state.version
+            action = _ask(game, state, console, lang)
+            try:
+                state = game.apply(state, action)
+            except IllegalActionError as exc:
+                console.print(t("illegal", lang, reason=exc.reason))
+            continue
+        default = game.default_action(state, None, "timeout")
+        if default is None:
+            bot_seat = next(iter(s for s in turn if s != HUMAN), None)
+            if bot_seat is None:
+                raise RuntimeError("no one can act")
+            default = game.default_action(state, bot_seat, "timeout")
+            if default is None:
+                raise RuntimeError("no default action")
+        state = game.apply(state, default)
+
+
+def _ask(game: Game[Any], state: Any, console: Console, lang: str) -> Action:
+    actions: list[Action] = list(game.legal_actions_for(state, HUMAN))
+    ranges: list[AmountRange] = list(game.amount_ranges_for(state, HUMAN))
+    # The only table action offered is the one the clock would take (closing a window):
+    # forced folds and other clock actions are the server's, not the player's.
+    clock = game.default_action(state, None, "timeout")
+    table_actions = [a for a in game.legal_actions_for(state, None) if a == clock]
+    choices: list[Action | AmountRange] = [*ranges, *actions, *table_actions]
+    console.print(f"[bold]{t('your_turn', lang)}[/bold]")
+    for number, choice in enumerate(choices, 1):
+        if isinstance(choice, AmountRange):
+            label = (
+                f"{_action_label(choice.template)} "
+                f"[{format_gold(choice.min)} .. {format_gold(choice.max)}]"
+            )
+        else:
+            label = _action_label(choice)
+            if choice.seat is None:
+                label = f"({t('table_action', lang)}) {label}"
+        console.print(f"  {number}) {label}")
+    while True:
+        text = input(t("choose_action", lang) + ": ").strip()
+        if not (text.isdigit() and 1 <= int(text) <= len(choices)):
+            console.print(t("bad_choice", lang, text=text))
+            continue
+        choice = choices[int(text) - 1]
+        if not isinstance(choice, AmountRange):
+            return choice
+        prompt = t("amount", lang, min=format_gold(choice.min), max=format_gold(choice.max))
+        raw = input(prompt + ": ").strip().replace(",", "")
+        try:
+            amount = round(float(raw) * UNITS_PER_GOLD)
+        except ValueError:
+            console.print(t("bad_choice", lang, text=raw))
+            continue
+        return choice.at(amount)
+
+
+def _action_label(action: Action) -> str:
+    text = str(action)
+    return text.split(" ", 1)[1] if " " in text else text
+
+
+def _show_settlement(console: Console, settlement: Settlement, lang: str) -> None:
+    table = Table(title=t("settlement", lang))
+    for column in ("", "", "stake", t("net", lang)):
+        table.add_column(column)
+    for line in settlement.lines:
+        who = t("house", lang) if line.seat is None else _who(line.seat, lang)
+        stake = format_gold(line.stake) if line.stake else ""
+        table.add_row(who, line.item, stake, format_gold(line.amount))
+    for seat, delta in enumerate(settlement.deltas):
+        table.add_row(f"[bold]{_who(seat, lang)}[/bold]", "", "", f"[bold]{format_gold(delta)}")
+    if settlement.fee:
+        table.add_row(t("fee", lang), "", "", format_gold(settlement.fee))
+    if settlement.breakage:
+        table.add_row(t("breakage", lang), "", "", format_gold(settlement.breakage))
+    console.print(table)
+
+
+def _who(seat: int, lang: str) -> str:
+    return t("you", lang) if seat == HUMAN else f"{t('bot', lang)} {seat + 1}"
