@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
@@ -28,7 +29,7 @@ def hall(ledger: Ledger) -> Iterator[Hall]:
     yield Hall(ledger, HallConfig(starting_grant=50_000, guest_grant=5_000), hasher=FAST_HASHER)
 
 
-def refused(code: PlayerCode) -> pytest.RaisesContext[PlayerRefused]:
+def refused(code: PlayerCode) -> Any:
     return pytest.raises(PlayerRefused, match=code.value)
 
 
@@ -143,7 +144,7 @@ def test_record_hand_counts_xp_and_play_time_once(hall: Hall) -> None:
     a = hall.register("player_a", "secret-1")
     b = hall.register("player_b", "secret-1")
     settlement = Settlement(deltas=(300, -300))
-    kwargs = {"settlement_id": "t1-h1", "table_id": "t1", "players": [a.id, b.id]}
+    kwargs: dict[str, Any] = {"settlement_id": "t1-h1", "table_id": "t1", "players": [a.id, b.id]}
     result = hall.record_hand("lieng", settlement, play_time_ms=42_000, counts_xp=True, **kwargs)
     assert result.code is ResultCode.OK
     again = hall.record_hand("lieng", settlement, play_time_ms=42_000, counts_xp=True, **kwargs)

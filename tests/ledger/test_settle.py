@@ -93,7 +93,11 @@ def test_banked_settlement_with_holds(ledger: Ledger) -> None:
         Transfer.hold("bet:1", player_account(1), escrow, 200, TransferCode.STAKE_HOLD),
     ]
     assert ledger.submit(holds, accounts=[AccountSpec(escrow)]).code is R.OK
-    stored = {hold.id: ledger.get_transfer(hold.id) for hold in holds}
+    stored: dict[str, Transfer] = {}
+    for hold in holds:
+        found = ledger.get_transfer(hold.id)
+        assert found is not None
+        stored[hold.id] = found
     # seat 0 wins 285 net (fee 15), seat 1 loses its 200; the house pays the rest
     settlement = Settlement(deltas=(285, -200), house=-100, fee=15)
     seats = [SeatAccount(player_account(0)), SeatAccount(player_account(1))]
@@ -103,7 +107,7 @@ def test_banked_settlement_with_holds(ledger: Ledger) -> None:
         settlement_id="tx-1",
         table_id="tx",
         seats=seats,
-        holds={0: [stored["bet:0"]], 1: [stored["bet:1"]]},  # type: ignore[list-item]
+        holds={0: [stored["bet:0"]], 1: [stored["bet:1"]]},
     )
     assert result.code is R.OK
     assert ledger.balance(player_account(0)) == 1_285
@@ -121,7 +125,7 @@ def test_banked_settlement_with_holds(ledger: Ledger) -> None:
         table_id="tx",
         seats=seats,
         holds={0: [stored["bet:0"]], 1: [stored["bet:1"]]},
-    )  # type: ignore[list-item]
+    )
     assert again.code is R.EXISTS
     assert audit(ledger).ok
 

@@ -242,9 +242,9 @@ class LedgerMachine(RuleBasedStateMachine):
         accounts = {a.id: a for a in self.ledger.accounts()}
         for account_id, (dp, dpo, cp, cpo) in self.model.counters.items():
             account = accounts[account_id]
-            got = (account.debits_pending, account.debits_posted)
-            got += (account.credits_pending, account.credits_posted)
-            assert got == (dp, dpo, cp, cpo), account_id
+            got = [account.debits_pending, account.debits_posted]
+            got += [account.credits_pending, account.credits_posted]
+            assert got == [dp, dpo, cp, cpo], account_id
             if account_id not in self.model.negative_ok:
                 assert account.available >= 0
 
