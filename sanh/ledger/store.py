@@ -339,8 +339,12 @@ class PostgresStore(LedgerStore):
         self.url = url
         conninfo, schema = _split_schema(url)
         self.schema = schema
+        # random_page_cost=1.1 (SSD): point lookups by id use the indexes even while the
+        # planner's statistics of a young, fast-growing transfers table are stale
+        options = "-c random_page_cost=1.1"
         if schema:
-            conninfo = psycopg.conninfo.make_conninfo(conninfo, options=f"-c search_path={schema}")
+            options += f" -c search_path={schema}"
+        conninfo = psycopg.conninfo.make_conninfo(conninfo, options=options)
         self._connection = psycopg.connect(conninfo, autocommit=False)
         if schema:
             self._ensure_schema(schema)

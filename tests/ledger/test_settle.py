@@ -159,11 +159,11 @@ def test_buy_in_and_cash_out(ledger: Ledger) -> None:
 # ----- random play -------------------------------------------------------------------------
 
 HANDS_PER_GAME = 60
-SYNTHETIC_ROUNDS = 2_500
+SYNTHETIC_ROUNDS = 2_000
 PLAYERS = 12
 CLANS = 3
 GRANT = 10**12
-GROUP = 64
+GROUP = 128
 
 
 @dataclass(frozen=True)
