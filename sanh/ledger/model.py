@@ -404,30 +404,28 @@ class Transfer:
             memo=memo,
         )
 
-    def digest_fields(self) -> tuple[Any, ...]:
-        """The request's identity (what an idempotent replay must repeat)."""
+    def digest_fields(self) -> str:
+        """The request's identity (what an idempotent replay must repeat), as one string."""
+        code = "\x00" if self.code is None else self.code._value_
+        pending = "\x00" if self.pending_id is None else self.pending_id
+        reversal = "\x00" if self.reversal_of is None else self.reversal_of
         return (
-            self.id,
-            self.kind.value,
-            self.debit_account,
-            self.credit_account,
-            self.amount,
-            self.pending_id,
-            self.reversal_of,
-            None if self.code is None else self.code.value,
-            self.memo,
+            f"{self.id}\x1f{self.kind._value_}\x1f{self.debit_account}\x1f"
+            f"{self.credit_account}\x1f{self.amount}\x1f{pending}\x1f{reversal}\x1f"
+            f"{code}\x1f{self.memo}"
         )
 
 
 def batch_digest(transfers: Sequence[Transfer], accounts: Sequence[AccountSpec] = ()) -> str:
     """A digest of a batch's contents, to recognise an idempotent replay of a batch id."""
-    hasher = hashlib.sha256()
-    for spec in accounts:
-        hasher.update(repr((spec.id, int(spec.flags))).encode())
-    hasher.update(b"|")
-    for transfer in transfers:
-        hasher.update(repr(transfer.digest_fields()).encode())
-    return hasher.hexdigest()[:32]
+    text = "\x1e".join(
+        [
+            *(f"{spec.id}\x1f{int(spec.flags)}" for spec in accounts),
+            "\x1d",
+            *(transfer.digest_fields() for transfer in transfers),
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 class TxHandle(Protocol):
