@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from sanh.cards.rng import SeededRng
+from sanh.cli import main
 from sanh.ledger import AccountSpec, Ledger, ResultCode, Transfer, TransferCode, player_account
 from sanh.ledger.audit import audit
 from tests.ledger.workers import (
@@ -121,6 +122,7 @@ def test_killed_writer_leaves_whole_batches(db_url: str) -> None:
         if process.stderr is not None:
             process.stderr.close()
         reached = target
+    assert main(["audit", "--db", db_url]) == 0  # sanh audit finds the books clean
     with Ledger.open(db_url) as ledger:
         report = audit(ledger)
         assert report.ok, report.to_text()

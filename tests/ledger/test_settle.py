@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from sanh.cards.rng import SeededRng
+from sanh.cli import main
 from sanh.errors import LedgerError
 from sanh.games import all_games
 from sanh.games.base import Settlement, TableConfig
@@ -299,6 +300,7 @@ def test_random_play_of_every_game_keeps_the_books(ledger: Ledger) -> None:
     report = audit(ledger)
     assert report.ok, report.to_text()
     assert report.stats["open_holds"] == 0
+    assert main(["audit", "--db", ledger.store.url, "--json"]) == 0  # sanh audit agrees
     assert ledger.total_issued() == issued
     balances = {account.id: account.balance for account in ledger.accounts()}
     assert sum(balances.values()) == 0
