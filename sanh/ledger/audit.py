@@ -39,6 +39,7 @@ from dataclasses import asdict, dataclass, field
 from sanh.ledger.book import Ledger, account_from_row
 from sanh.ledger.model import AccountFlags, AccountKind
 from sanh.ledger.store import StoreTx
+from sanh.types import format_gold
 
 __all__ = ["DEFAULT_HOLD_MAX_AGE_S", "AuditReport", "Discrepancy", "audit"]
 
@@ -83,8 +84,12 @@ class AuditReport:
         )
 
     def to_text(self) -> str:
-        """The report for a terminal."""
-        lines = [f"{key:>16}  {value}" for key, value in sorted(self.stats.items())]
+        """The report for a terminal (amounts in gold; the JSON has minor units)."""
+        lines = []
+        for key, value in sorted(self.stats.items()):
+            money = key.startswith("balance_") or key == "total_issued"
+            shown = f"{format_gold(value)} gold" if money else f"{value:,}"
+            lines.append(f"{key:>16}  {shown}")
         if self.ok:
             lines.append("audit clean: debits = credits, every balance matches its transfers")
         else:
