@@ -339,9 +339,11 @@ class PostgresStore(LedgerStore):
         self.url = url
         conninfo, schema = _split_schema(url)
         self.schema = schema
-        # random_page_cost=1.1 (SSD): point lookups by id use the indexes even while the
-        # planner's statistics of a young, fast-growing transfers table are stale
-        options = "-c random_page_cost=1.1"
+        # Point lookups by id must use the indexes: random_page_cost=1.1 (SSD) keeps them
+        # while the statistics of a young, fast-growing transfers table are stale, and
+        # force_custom_plan stops psycopg's prepared statements from settling on a generic
+        # plan (a sequential scan chosen while the table was small, kept as it grows).
+        options = "-c random_page_cost=1.1 -c plan_cache_mode=force_custom_plan"
         if schema:
             options += f" -c search_path={schema}"
         conninfo = psycopg.conninfo.make_conninfo(conninfo, options=options)
