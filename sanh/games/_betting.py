@@ -20,7 +20,8 @@ API
     Each pot goes to the strongest eligible hands (higher strength wins; equal strengths tie).
     A tie splits the pot equally; the odd units go to the first tied winner in ``order`` (for
     Hold'em: clockwise from the dealer button). ``strengths[seat]`` is ``None`` for a seat
-    that cannot win (folded, mucked).
+    that cannot win (folded, mucked). Adjacent pots left with the same contenders once the
+    hands that win nothing are set aside are split as one (pokerkit's rule for odd units).
 
 ``split(amount, winners) -> tuple[tuple[Seat, Chips], ...]``
     An equal split with the remainder to the first winner listed.
@@ -68,6 +69,9 @@ class Award:
     """For each pot, its winners (the first one got any odd units)."""
     shares: tuple[tuple[tuple[Seat, Chips], ...], ...]
     """For each pot, ``(seat, amount)`` for each winner."""
+    pots: tuple[Pot, ...]
+    """The pots as awarded (adjacent pots with the same contenders merged); ``eligible`` is
+    the eligible seats of the lowest merged level."""
 
 
 def build_pots(
@@ -125,29 +129,51 @@ def award_pots(
 ) -> Award:
     """Give each pot to its strongest eligible hands.
 
+    Hands that win nothing are set aside first (pokerkit's "hand killing"), and adjacent pots
+    left with the same contenders are merged before they are split, so that splitting never
+    creates more odd units than one pot would. (This only decides where odd units go; it is
+    what pokerkit does, and the cross-check tests rely on it.) The returned ``pots`` are the
+    pots as awarded.
+
     :param strengths: per seat; ``None`` if the seat cannot win.
     :param order: seats by odd-unit priority (Hold'em: clockwise from the button).
     :raises ValueError: if a pot has no seat that can win it.
     """
     rank = {seat: index for index, seat in enumerate(order)}
-    winnings = [0] * len(strengths)
-    all_winners: list[tuple[Seat, ...]] = []
-    all_shares: list[tuple[tuple[Seat, Chips], ...]] = []
+    # Who wins at least a share of some pot.
+    winning: set[Seat] = set()
     for pot in pots:
         contenders = [seat for seat in pot.eligible if strengths[seat] is not None]
         if not contenders:
             raise ValueError(f"nobody can win a pot of {pot.amount}")
         best = max(strengths[seat] for seat in contenders)  # type: ignore[type-var]
+        winning.update(seat for seat in contenders if strengths[seat] == best)
+    # Merge adjacent pots whose remaining contenders are the same.
+    merged: list[tuple[Chips, tuple[Seat, ...], tuple[Seat, ...]]] = []
+    for pot in pots:
+        contenders = tuple(seat for seat in pot.eligible if seat in winning)
+        if merged and merged[-1][2] == contenders:
+            amount, eligible, _ = merged.pop()
+            merged.append((amount + pot.amount, eligible, contenders))
+        else:
+            merged.append((pot.amount, pot.eligible, contenders))
+    winnings = [0] * len(strengths)
+    awarded: list[Pot] = []
+    all_winners: list[tuple[Seat, ...]] = []
+    all_shares: list[tuple[tuple[Seat, Chips], ...]] = []
+    for amount, eligible, contenders in merged:
+        best = max(strengths[seat] for seat in contenders)  # type: ignore[type-var]
         winners = sorted(
             (seat for seat in contenders if strengths[seat] == best),
             key=lambda seat: rank.get(seat, len(rank) + seat),
         )
-        shares = split(pot.amount, winners)
-        for seat, amount in shares:
-            winnings[seat] += amount
+        shares = split(amount, winners)
+        for seat, share in shares:
+            winnings[seat] += share
+        awarded.append(Pot(amount, eligible))
         all_winners.append(tuple(winners))
         all_shares.append(shares)
-    return Award(tuple(winnings), tuple(all_winners), tuple(all_shares))
+    return Award(tuple(winnings), tuple(all_winners), tuple(all_shares), tuple(awarded))
 
 
 def uncalled(bets: Sequence[Chips]) -> tuple[Seat, Chips] | None:

@@ -759,7 +759,7 @@ class HandCore:
             won = list(award.winnings)
             self.pots = tuple(
                 (pot.amount, pot.eligible, winners)
-                for pot, winners in zip(pots, award.winners, strict=True)
+                for pot, winners in zip(award.pots, award.winners, strict=True)
             )
         stacks = self.stacks
         for seat in order:
@@ -1085,6 +1085,12 @@ class TexasHoldem(Game[HoldemState]):
             if high != low:
                 actions.append(RaiseTo(seat, high))
         return tuple(actions)
+
+    def raise_bounds(self, state: HoldemState, seat: Seat) -> tuple[Chips, Chips] | None:
+        """The ``(min, max)`` raise-to amounts of ``seat`` if it were to act now, or ``None``."""
+        if not state.live:
+            return None
+        return _load(state).raise_bounds(seat)
 
     def amount_ranges(self, state: HoldemState) -> tuple[AmountRange, ...]:
         """The bet or raise interval of the seat to act."""
