@@ -273,4 +273,3 @@ def main(argv: list[str]) -> int:
             f"max {bot['max_ms']:.1f} ms over {bot['decisions']} decisions"
         )
     return 0
-

@@ -176,9 +176,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{name}: {result.game}: the history stops before the end of the hand")
                 continue
             stacks = "  ".join(_show(v, result) for v in result.final_stacks)
-            deltas = "  ".join(
-                ("+" if v > 0 else "") + _show(v, result) for v in result.deltas
-            )
+            deltas = "  ".join(("+" if v > 0 else "") + _show(v, result) for v in result.deltas)
             state = "" if result.complete else " (incomplete)"
             print(f"{name}: {result.game}{state}")
             print(f"  final stacks: {stacks}")

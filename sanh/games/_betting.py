@@ -151,20 +151,20 @@ def award_pots(
     # Merge adjacent pots whose remaining contenders are the same.
     merged: list[tuple[Chips, tuple[Seat, ...], tuple[Seat, ...]]] = []
     for pot in pots:
-        contenders = tuple(seat for seat in pot.eligible if seat in winning)
-        if merged and merged[-1][2] == contenders:
+        remaining = tuple(seat for seat in pot.eligible if seat in winning)
+        if merged and merged[-1][2] == remaining:
             amount, eligible, _ = merged.pop()
-            merged.append((amount + pot.amount, eligible, contenders))
+            merged.append((amount + pot.amount, eligible, remaining))
         else:
-            merged.append((pot.amount, pot.eligible, contenders))
+            merged.append((pot.amount, pot.eligible, remaining))
     winnings = [0] * len(strengths)
     awarded: list[Pot] = []
     all_winners: list[tuple[Seat, ...]] = []
     all_shares: list[tuple[tuple[Seat, Chips], ...]] = []
-    for amount, eligible, contenders in merged:
-        best = max(strengths[seat] for seat in contenders)  # type: ignore[type-var]
+    for amount, eligible, remaining in merged:
+        best = max(strengths[seat] for seat in remaining)  # type: ignore[type-var]
         winners = sorted(
-            (seat for seat in contenders if strengths[seat] == best),
+            (seat for seat in remaining if strengths[seat] == best),
             key=lambda seat: rank.get(seat, len(rank) + seat),
         )
         shares = split(amount, winners)

@@ -67,7 +67,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
@@ -223,9 +223,9 @@ AOF_OPTIONS = (
 )
 
 
-def buyin_limits(stake: Chips, options: dict[str, Any] | None = None, *, aof: bool = False) -> (
-    tuple[Chips, Chips]
-):
+def buyin_limits(
+    stake: Chips, options: dict[str, Any] | None = None, *, aof: bool = False
+) -> tuple[Chips, Chips]:
     """The minimum and maximum buy-in (*Tẩy*) at a table with bet level ``stake`` (= SB).
 
     The server applies them (§2.3): below the minimum a player cannot sit; after
@@ -298,8 +298,8 @@ class HandCore:
         "n",
         "order",
         "params",
-        "pots",
         "position",
+        "pots",
         "queue",
         "raise_size",
         "reach_second",
@@ -364,7 +364,7 @@ class HandCore:
         core.min_bet = params.min_bet
         core.n = n
         core.button = button
-        order = []
+        order: list[Seat] = []
         position = [-1] * n
         live = [False] * n
         for step in range(1, n + 1):
@@ -899,7 +899,8 @@ def _load(state: HoldemState) -> HandCore:
 
 
 def _freeze(core: HandCore, state: HoldemState) -> HoldemState:
-    deck = state.deck if state.deck or not core.deck else tuple(core.deck)  # type: ignore[arg-type]
+    # The core holds cards as ints; in the public path they are the Shuffle's Card objects.
+    deck = state.deck if state.deck or not core.deck else cast("tuple[Card, ...]", core.deck)
     return HoldemState(
         config=state.config,
         version=state.version,
@@ -909,8 +910,8 @@ def _freeze(core: HandCore, state: HoldemState) -> HoldemState:
         order=core.order,
         street=core.street,
         deck=deck,
-        hole=tuple(core.hole),
-        board=tuple(core.board),  # type: ignore[arg-type]
+        hole=cast("tuple[tuple[Card, ...], ...]", tuple(core.hole)),
+        board=cast("tuple[Card, ...]", tuple(core.board)),
         stacks=tuple(core.stacks),
         bets=tuple(core.bets),
         totals=tuple(core.totals),
@@ -1246,9 +1247,9 @@ class TexasHoldem(Game[HoldemState]):
         owed = 0
         if viewer is not None and state.queue and state.queue[0] == viewer:
             owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
-        street = "deal" if state.street == _WAITING else "over" if over else STREET_NAMES[
-            state.street
-        ]
+        street = (
+            "deal" if state.street == _WAITING else "over" if over else STREET_NAMES[state.street]
+        )
         return HoldemView(
             **base,
             street=street,
@@ -1348,8 +1349,7 @@ def render_holdem(view: HoldemView, title: str) -> str:
     board += " " + " ".join("__" for _ in range(5 - len(view.board)))
     lines = [
         f"{title} · {view.street} · blinds {format_gold(view.small_blind)}/"
-        f"{format_gold(view.big_blind)}"
-        + (f" ante {format_gold(view.ante)}" if view.ante else ""),
+        f"{format_gold(view.big_blind)}" + (f" ante {format_gold(view.ante)}" if view.ante else ""),
         f"Board: {board.strip()}    Pot: {format_gold(view.pot)}",
     ]
     for seat in range(len(view.stacks)):

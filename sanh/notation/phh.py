@@ -478,11 +478,8 @@ def format_phh(
                 dealt = size
     if game.is_terminal(state):
         for seat in state.shown:
-            if seat in revealed:
-                cards = "".join(str(card) for card in state.hole[seat])
-            else:
-                cards = "????"
-            actions.append(f"{label(seat)} sm {cards}")
+            shown = state.hole[seat] if seat in revealed else ()
+            actions.append(f"{label(seat)} sm {''.join(map(str, shown)) or '????'}")
     fields: dict[str, Any] = {
         "variant": "NT",
         "ante_trimming_status": False,
@@ -504,4 +501,3 @@ def format_phhs(bodies: Iterable[str], *, first: int = 1) -> str:
     """Several hands as one ``.phhs`` text: tables ``[1]``, ``[2]``... of :func:`format_phh`
     bodies."""
     return "\n".join(f"[{number}]\n{body}" for number, body in enumerate(bodies, first))
-

@@ -35,8 +35,9 @@ def cards(text: str) -> list[int]:
 def bot_hand(game: TexasHoldem, seats: int, seed: str) -> list[object]:
     rng = SeededRng(seed)
     bot = HoldemBot(samples=120)
-    config = TableConfig.make(seats=seats, stake=50, stacks=[50 * (3 + rng.randbelow(150))
-                                                            for _ in range(seats)])
+    config = TableConfig.make(
+        seats=seats, stake=50, stacks=[50 * (3 + rng.randbelow(150)) for _ in range(seats)]
+    )
     state: HoldemState = game.new_state(config)
     actions: list[object] = []
     while not game.is_terminal(state):
@@ -72,9 +73,7 @@ def test_equity_estimates() -> None:
     trash = estimate_equity(cards("7c2d"), [], 1, 3000, rnd)
     assert 0.29 < trash < 0.38  # about 35 %
     assert estimate_equity(cards("AsKs"), cards("QsJsTs2c3d"), 3, 200, rnd) == 1.0
-    assert estimate_equity(cards("2c3d"), cards("AhKhQhJhTh"), 2, 200, rnd) == pytest.approx(
-        1 / 3
-    )
+    assert estimate_equity(cards("2c3d"), cards("AhKhQhJhTh"), 2, 200, rnd) == pytest.approx(1 / 3)
     assert estimate_equity(cards("2c3d"), [], 0, 10, rnd) == 1.0
 
 
@@ -82,10 +81,10 @@ def test_decisions_follow_equity_and_pot_odds() -> None:
     rng = SeededRng("sensible")
     bot = HoldemBot()
     config = table([10_000, 10_000, 10_000], host=0)
-    # p1 (first to act preflop) faces a huge raise with 7-2 offsuit: fold.
+    # Kings in the big blind facing an all-in: well above the pot odds, call.
     state = dealt(config, holes={0: "7c2d", 1: "AsAh", 2: "KdKc"})
     state = play(state, Fold(0), RaiseTo(1, 10_000))
-    assert bot.act(GAME.observe(state, 2), rng) in (Call(2), Fold(2))
+    assert bot.act(GAME.observe(state, 2), rng) == Call(2)
     # Aces facing the big blind: never a fold.
     state = dealt(config, holes={0: "AsAh", 1: "7c2d", 2: "8h3s"})
     assert bot.act(GAME.observe(state, 0), rng) != Fold(0)

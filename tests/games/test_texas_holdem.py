@@ -102,9 +102,7 @@ def test_s003_side_pot_example_played_out() -> None:
     so A wins 300 and the better of B and C wins 400."""
     a, b, c = 0, 1, 2
     config = table([100, 1000, 1000], host=c)  # C deals: A small blind, B big blind
-    state = dealt(
-        config, holes={a: "AsAh", b: "KsKh", c: "QsQh"}, board="2c7d9sJc3d"
-    )
+    state = dealt(config, holes={a: "AsAh", b: "KsKh", c: "QsQh"}, board="2c7d9sJc3d")
     state = play(state, RaiseTo(c, 300), Call(a), Call(b), Check(b), Check(c))
     state = play(state, Check(b), Check(c), Check(b), Check(c))
     assert GAME.is_terminal(state)
@@ -129,9 +127,7 @@ def test_s001_tie_splits_the_pot_and_the_odd_unit_goes_clockwise_from_the_dealer
     trong pot sẽ được chia đều cho tất cả những người thắng đó'; RULES.md §4.7: the odd
     remainder goes to the first tied winner clockwise from D [CP]."""
     config = table([1000, 1000, 1000], host=0, stake=5)  # D = p1, SB = p2, BB = p3
-    state = dealt(
-        config, holes={0: "2c3d", 1: "4h5s", 2: "4c5d"}, board="AhKdQcJs9h"
-    )
+    state = dealt(config, holes={0: "2c3d", 1: "4h5s", 2: "4c5d"}, board="AhKdQcJs9h")
     state = play(state, Call(0), Call(1), Check(2))
     state = play(state, RaiseTo(1, 15), Call(2), Fold(0))
     state = play(state, Check(1), Check(2), Check(1), Check(2))
@@ -383,9 +379,7 @@ def test_views_never_leak_hidden_cards(seats: int) -> None:
                         if seat == viewer or seat in revealed:
                             continue
                         for card in hole_texts(state, seat):
-                            assert f'"{card}"' not in text or card in [
-                                str(c) for c in state.board
-                            ]
+                            assert f'"{card}"' not in text or card in [str(c) for c in state.board]
                     assert "deck" not in text
             if GAME.is_terminal(state):
                 break

@@ -183,11 +183,11 @@ def test_a_seats_record_hides_what_it_could_not_see() -> None:
 def test_many_hands_in_one_phhs_text() -> None:
     rnd = random.Random(3)
     states = [
-        random_state(rnd, GAME, {"min_raise": "standard", "max_raise": "stack"})
-        for _ in range(4)
+        random_state(rnd, GAME, {"min_raise": "standard", "max_raise": "stack"}) for _ in range(4)
     ]
-    text = format_phhs(format_phh(state, extra={"hand": number}) for number, state in
-                       enumerate(states, 1))
+    text = format_phhs(
+        format_phh(state, extra={"hand": number}) for number, state in enumerate(states, 1)
+    )
     hands = parse_phh(text)
     assert [hand.key for hand in hands] == ["1", "2", "3", "4"]
     assert [hand.fields["hand"] for hand in hands] == [1, 2, 3, 4]
