@@ -85,7 +85,10 @@ def estimate_equity(
     return total / samples
 
 
-def _amount_action(ranges: Sequence[AmountRange], target: int) -> Action | None:
+def _amount_action(ranges: Sequence[AmountRange], target: int, unit: int = 1) -> Action | None:
+    """The raise nearest ``target`` (rounded to ``unit``) within the legal range, if any."""
+    if unit > 1:
+        target = max(unit, (target + unit // 2) // unit * unit)
     for amount_range in ranges:
         if isinstance(amount_range.template, RaiseTo):
             return amount_range.at(max(amount_range.min, min(amount_range.max, target)))
@@ -129,7 +132,7 @@ class HoldemBot:
             if edge > 1.45 or (edge > 1.15 and rnd.random() < 0.3):
                 fraction = 0.5 + 0.5 * rnd.random()
                 target = view.bets[seat] + max(view.big_blind, int(pot * fraction))
-                bet = _amount_action(view.amount_ranges, target)
+                bet = _amount_action(view.amount_ranges, target, view.small_blind)
                 if bet is not None:
                     return bet
             return kinds.get(Check) or kinds[Fold]
@@ -138,9 +141,10 @@ class HoldemBot:
             return kinds[Fold]
         if edge > 1.8 and equity > price + 0.15:
             target = max(view.bets) + max(pot, 2 * to_call)
-            if equity > 0.8:
-                target = view.stacks[seat] + view.bets[seat]
-            raise_action = _amount_action(view.amount_ranges, target)
+            unit = view.small_blind
+            if equity > 0.8:  # all-in: the whole stake, not rounded
+                target, unit = view.stacks[seat] + view.bets[seat], 1
+            raise_action = _amount_action(view.amount_ranges, target, unit)
             if raise_action is not None and rnd.random() < 0.8:
                 return raise_action
         return kinds.get(Call) or kinds[Fold]

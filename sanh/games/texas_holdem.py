@@ -967,6 +967,8 @@ class HoldemView(View):
     """Once over at a showdown: each shown hand's category (``"flush"``...), else ``""``."""
     winners: tuple[tuple[Seat, ...], ...]
     """Once over: the winners of each pot."""
+    log: tuple[str, ...]
+    """The public actions of the hand so far, oldest first (``"p2 raises to 4.50"``)."""
 
 
 # ----- the games -------------------------------------------------------------------------
@@ -1276,6 +1278,7 @@ class TexasHoldem(Game[HoldemState]):
             won=state.won,
             hands=tuple(hands),
             winners=tuple(winners for _, _, winners in state.pots) if over else (),
+            log=tuple(_describe(event) for event in state.history if isinstance(event, Action)),
         )
 
     # -- settlement ----------------------------------------------------------------------
@@ -1343,6 +1346,14 @@ class AllInOrFold(TexasHoldem):
     aof: ClassVar[bool] = True
 
 
+def _describe(action: Action) -> str:
+    who = f"p{action.seat + 1}" if action.seat is not None else "table"
+    if isinstance(action, RaiseTo):
+        return f"{who} raises to {format_gold(action.amount)}"
+    verb = {Fold: "folds", Check: "checks", Call: "calls", AllIn: "goes all-in"}
+    return f"{who} {verb.get(type(action), type(action).__name__.lower())}"
+
+
 def render_holdem(view: HoldemView, title: str) -> str:
     """Plain text for one view of a Hold'em hand (used by ``sanh play``)."""
     board = " ".join(str(card) for card in view.board)
@@ -1380,6 +1391,8 @@ def render_holdem(view: HoldemView, title: str) -> str:
             f"{turn}{you}p{seat + 1:<2} {'/'.join(marks):<6} {format_gold(view.stacks[seat]):>12}"
             f"  {bet:<16} {cards:<6} {state}".rstrip()
         )
+    if view.log:
+        lines.append("Last: " + " · ".join(view.log[-6:]))
     if view.to_call:
         lines.append(f"To call: {format_gold(view.to_call)}")
     return "\n".join(lines)
