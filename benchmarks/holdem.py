@@ -25,7 +25,7 @@ builds its lookup tables when imported.
 It also times the Hold'em bot (:class:`sanh.bots.holdem.HoldemBot`): the median decision over
 random 2-9 seat situations on every street.
 
-Usage: ``python -m benchmarks holdem [--seconds S] [--rounds R] [--json]``.
+Usage: ``python -m benchmarks.holdem [--seconds S] [--rounds R] [--bot-samples N] [--json]``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -251,9 +252,9 @@ def run(seconds: float, rounds: int, bot_samples: int) -> dict[str, Any]:
     return result
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run and print the Hold'em benchmark."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks holdem")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.holdem")
     parser.add_argument("--seconds", type=float, default=2.0, help="per engine per round")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--bot-samples", type=int, default=300)
@@ -280,3 +281,7 @@ def main(argv: list[str]) -> int:
             f"max {bot['max_ms']:.1f} ms over {bot['decisions']} decisions"
         )
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
