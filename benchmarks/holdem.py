@@ -56,7 +56,7 @@ _CONFIG = TableConfig.make(
     seats=SEATS,
     stake=1,
     stacks=[STACK] * SEATS,
-    options={"min_raise": "standard", "max_raise": "stack"},
+    options={"holdem.min_raise": "standard", "holdem.max_raise": "stack"},
 )
 _PARAMS = _GAME.params(_CONFIG)
 

@@ -30,31 +30,32 @@ number (seat + 1), which the client draws clockwise.
 
 Resolved ambiguities and choices (the RULES.md flag is given where there is one):
 
-* Minimum raise (A-HE2, ``min_raise``): ``small_blind`` (default, seed 001: every raise
+* Minimum raise (A-HE2, ``holdem.min_raise``): ``small_blind`` (default, seed 001: every raise
   increment at least SB, an opening bet at least BB) or ``standard`` (the increment at least the
   largest bet or raise of the street and at least BB). A player may always go all-in for less.
-* Maximum (§4.5, ``max_raise``): ``cover`` (default, seed 001: no more than the largest stake
+* Maximum (§4.5, ``holdem.max_raise``): ``cover`` (default, seed 001: no more than the largest stake
   another player in the hand has) or ``stack`` (standard no-limit: the whole stake; anything no
   one can match is returned). PHH replays use ``standard`` + ``stack``.
 * Re-opening after a short all-in: we follow pokerkit (the PHH reference implementation)
   exactly. A raise counts as *full* when its increment is at least the largest increment of the
-  street so far (capped at SB under ``min_raise = small_blind``); a full raise re-opens the
+  street so far (capped at SB under ``holdem.min_raise = small_blind``); a full raise re-opens the
   betting. A player who has already acted may not raise again when facing less than a full raise.
-* Heads-up (A-HE6, ``headsup_dealer_is_sb``): the dealer posts SB and acts first preflop.
-* Showdown: best five of seven, the board may play (A-HE4, ``require_hole_card``). Every
+* Heads-up (A-HE6, ``holdem.headsup_dealer_is_sb``): the dealer posts SB and acts first preflop.
+* Showdown: best five of seven, the board may play (A-HE4, ``holdem.require_hole_card``). Every
   remaining hand is shown, starting with the last player to bet or raise on the river, else the
   first player left of the button. Split pots: the odd units go to the first tied winner
   clockwise from the button (§4.7). Folded hands are never shown.
 * Fold is allowed even when checking is free (leaving the table mid-hand is a fold, §4.8).
 * Timeout and disconnection: check if free, otherwise fold (:meth:`TexasHoldem.default_action`).
-* Antes (``ante``, in minor units; ``big_blind_ante`` for one ante paid by the big blind) are not
-  in the seeds; they exist for PHH hand histories, which carry them. Like pokerkit (``ante
-  trimming`` off), antes are dead money in the main pot.
-* ``unknown_cards`` and ``mucked`` (comma-separated seat numbers, 1-based) exist only for
-  replaying recorded hands (PHH ``????`` cards and ``sm`` without cards): the hole cards of an
-  unknown seat are placeholders and are scored from the board alone, as pokerkit does; a mucked
-  seat gives up its claim at showdown.
-* Buy-in (§2.3, A-HE3, ``buyin_rule``): the server's job; :func:`buyin_limits` gives the range.
+* Antes (``holdem.ante``, in minor units; ``holdem.big_blind_ante``: one ante paid by the BB)
+  are not in the seeds; they exist for PHH hand histories, which carry them. Like pokerkit
+  (``ante trimming`` off), antes are dead money in the main pot.
+* ``holdem.unknown_cards`` and ``holdem.mucked`` (comma-separated seat numbers, 1-based) exist
+  only for replaying recorded hands (PHH ``????`` cards and ``sm`` without cards): the hole cards
+  of an unknown seat are placeholders and are scored from the board alone, as pokerkit does; a
+  mucked seat gives up its claim at showdown.
+* Buy-in (§2.3, A-HE3, ``holdem.buyin_rule``): the server's job; :func:`buyin_limits` gives the
+  range. The turn timer is :func:`turn_timer_s` (15 s, 7 s in ``table.quick_mode``).
 
 Speed: the rules live in one mutable core, :class:`HandCore`. The public API (:meth:`apply`)
 copies a frozen :class:`HoldemState` into a core, applies one validated action and freezes the
@@ -111,6 +112,7 @@ __all__ = [
     "buyin_limits",
     "first_button",
     "start_hand",
+    "turn_timer_s",
 ]
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -161,9 +163,9 @@ class HoldemParams:
     ante: Chips
     big_blind_ante: bool
     standard: bool
-    """``min_raise = standard`` (else the seed's small-blind increment)."""
+    """``holdem.min_raise = standard`` (else the seed's small-blind increment)."""
     cover: bool
-    """``max_raise = cover``: no more than the largest stake of another player in the hand."""
+    """``holdem.max_raise = cover``: no more than the largest stake of another player."""
     aof: bool
     """All-in or Fold: preflop only, fold or all-in."""
     require_hole_card: bool
@@ -185,42 +187,52 @@ def _seat_list(text: str, seats: int, name: str) -> frozenset[Seat]:
 
 HOLDEM_OPTIONS = (
     OptionSpec(
-        "min_raise",
+        "holdem.min_raise",
         "small_blind",
         ("small_blind", "standard"),
         "A-HE2: raise increment at least SB (seed 001), or standard no-limit",
     ),
     OptionSpec(
-        "max_raise",
+        "holdem.max_raise",
         "cover",
         ("cover", "stack"),
         "§4.5: no more than the largest stake of another player, or the whole stake",
     ),
     OptionSpec(
-        "buyin_rule", "range", ("range", "seed_tay"), "A-HE1/A-HE3: 20-100 BB, or fixed 10 L"
+        "holdem.buyin_rule", "range", ("range", "seed_tay"), "A-HE1/A-HE3: 20-100 BB, or fixed 10 L"
     ),
-    OptionSpec("buyin_min_bb", 20, (), "A-HE3: minimum buy-in in big blinds"),
-    OptionSpec("buyin_max_bb", 100, (), "A-HE3: maximum buy-in in big blinds"),
-    OptionSpec("buyin_auto_s", 5, (), "A-HE3: seconds before the maximum is transferred"),
+    OptionSpec("holdem.buyin_min_bb", 20, (), "A-HE3: minimum buy-in in big blinds"),
+    OptionSpec("holdem.buyin_max_bb", 100, (), "A-HE3: maximum buy-in in big blinds"),
+    OptionSpec("holdem.buyin_auto_s", 5, (), "A-HE3: seconds before the maximum is transferred"),
     OptionSpec(
-        "headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
+        "holdem.headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
     ),
-    OptionSpec("require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
-    OptionSpec("big_blind", 0, (), "the big blind in minor units; 0 means 2 L"),
-    OptionSpec("min_bet", 0, (), "the smallest bet in minor units; 0 means the big blind"),
-    OptionSpec("ante", 0, (), "ante in minor units (hand histories)"),
-    OptionSpec("big_blind_ante", False, (), "the big blind pays one ante for the table"),
-    OptionSpec("unknown_cards", "", (), "replays: seats (1-based) whose hole cards are unknown"),
-    OptionSpec("mucked", "", (), "replays: seats (1-based) that muck at showdown"),
+    OptionSpec("holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
+    OptionSpec("holdem.big_blind", 0, (), "the big blind in minor units; 0 means 2 L"),
+    OptionSpec("holdem.min_bet", 0, (), "the smallest bet in minor units; 0 means the big blind"),
+    OptionSpec("holdem.ante", 0, (), "ante in minor units (hand histories)"),
+    OptionSpec("holdem.big_blind_ante", False, (), "the big blind pays one ante for the table"),
+    OptionSpec(
+        "holdem.unknown_cards", "", (), "replays: seats (1-based) whose hole cards are unknown"
+    ),
+    OptionSpec("holdem.mucked", "", (), "replays: seats (1-based) that muck at showdown"),
+    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
 )
 
 AOF_OPTIONS = (
-    OptionSpec("buyin_bb", 10, (), "§4.9: the fixed buy-in in big blinds (aof.buyin)"),
+    OptionSpec("aof.buyin", 10, (), "§4.9: the fixed buy-in, in big blinds"),
     OptionSpec(
-        "headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
+        "holdem.headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
     ),
-    OptionSpec("require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
+    OptionSpec("holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
+    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
 )
+
+
+def turn_timer_s(quick_mode: bool) -> int:
+    """The turn timer (§2.5, §4.8): 15 s, or 7 s with ``table.quick_mode`` [DEF]. The server
+    applies :meth:`TexasHoldem.default_action` when it runs out."""
+    return 7 if quick_mode else 15
 
 
 def buyin_limits(
@@ -233,21 +245,21 @@ def buyin_limits(
 
     >>> buyin_limits(100)
     (4000, 20000)
-    >>> buyin_limits(100, {"buyin_rule": "seed_tay"})
+    >>> buyin_limits(100, {"holdem.buyin_rule": "seed_tay"})
     (1000, 1000)
     >>> buyin_limits(100, aof=True)
     (2000, 2000)
     """
     opts = options or {}
-    big_blind = int(opts.get("big_blind", 0)) or 2 * stake
+    big_blind = int(opts.get("holdem.big_blind", 0)) or 2 * stake
     if aof:
-        fixed = int(opts.get("buyin_bb", 10)) * big_blind
+        fixed = int(opts.get("aof.buyin", 10)) * big_blind
         return fixed, fixed
-    if opts.get("buyin_rule", "range") == "seed_tay":
+    if opts.get("holdem.buyin_rule", "range") == "seed_tay":
         return 10 * stake, 10 * stake
-    return int(opts.get("buyin_min_bb", 20)) * big_blind, int(opts.get("buyin_max_bb", 100)) * (
-        big_blind
-    )
+    return int(opts.get("holdem.buyin_min_bb", 20)) * big_blind, int(
+        opts.get("holdem.buyin_max_bb", 100)
+    ) * (big_blind)
 
 
 def first_button(config: TableConfig) -> Seat:
@@ -996,24 +1008,26 @@ class TexasHoldem(Game[HoldemState]):
         """The resolved numbers and flags of a table config."""
         options = self.options(config)
         stake = config.stake
-        big_blind = int(options.get("big_blind", 0)) or 2 * stake
-        min_bet = int(options.get("min_bet", 0)) or big_blind
-        for name in ("big_blind", "min_bet", "ante"):
+        big_blind = int(options.get("holdem.big_blind", 0)) or 2 * stake
+        min_bet = int(options.get("holdem.min_bet", 0)) or big_blind
+        for name in ("holdem.big_blind", "holdem.min_bet", "holdem.ante"):
             if int(options.get(name, 0)) < 0:
                 raise ConfigError(f"option {name} must not be negative")
         return HoldemParams(
             small_blind=stake,
             big_blind=big_blind,
             min_bet=min_bet,
-            ante=int(options.get("ante", 0)),
-            big_blind_ante=bool(options.get("big_blind_ante", False)),
-            standard=options.get("min_raise", "standard") == "standard",
-            cover=options.get("max_raise", "stack") == "cover",
+            ante=int(options.get("holdem.ante", 0)),
+            big_blind_ante=bool(options.get("holdem.big_blind_ante", False)),
+            standard=options.get("holdem.min_raise", "standard") == "standard",
+            cover=options.get("holdem.max_raise", "stack") == "cover",
             aof=self.aof,
-            require_hole_card=bool(options["require_hole_card"]),
-            headsup_dealer_is_sb=bool(options["headsup_dealer_is_sb"]),
-            unknown=_seat_list(str(options.get("unknown_cards", "")), config.seats, "unknown"),
-            mucked=_seat_list(str(options.get("mucked", "")), config.seats, "mucked"),
+            require_hole_card=bool(options["holdem.require_hole_card"]),
+            headsup_dealer_is_sb=bool(options["holdem.headsup_dealer_is_sb"]),
+            unknown=_seat_list(
+                str(options.get("holdem.unknown_cards", "")), config.seats, "unknown"
+            ),
+            mucked=_seat_list(str(options.get("holdem.mucked", "")), config.seats, "holdem.mucked"),
         )
 
     def new_state(self, config: TableConfig) -> HoldemState:

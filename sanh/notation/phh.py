@@ -18,9 +18,9 @@ What sanh reads (variant ``'NT'``, no-limit Texas Hold'em, 2 to 9 players):
 
 How a PHH hand becomes a sanh hand: player ``pK`` sits at seat ``K - 1``, the button is the last
 player (``pN``; heads-up ``p2``, who posts the small blind, as in pokerkit), and the rules are
-standard no-limit (``min_raise = standard``, ``max_raise = stack``; RULES.md §4.5: a PHH replay
-always uses standard no-limit). The deck order is rebuilt from the known cards; positions whose
-card is unknown get unused cards, which are never shown and never scored.
+standard no-limit (``holdem.min_raise = standard``, ``holdem.max_raise = stack``; RULES.md
+§4.5: a PHH replay always uses standard no-limit). The deck order is rebuilt from the known
+cards; positions whose card is unknown get unused cards, which are never shown and never scored.
 
 Writing (:func:`format_phh`) produces a hand pokerkit 0.7.7 loads and replays to the same stacks
 when the hand was played under standard rules; ``viewer`` writes ``????`` for the hole cards
@@ -250,17 +250,17 @@ def read_phh_hand(fields: dict[str, Any], key: str | None) -> PhhHand:
         raise NotationError(f"{where}: only a small and a big blind are supported")
     ante_units = [units(ante) for ante in antes]
     options: dict[str, Any] = {
-        "min_raise": "standard",
-        "max_raise": "stack",
-        "big_blind": big_blind,
-        "min_bet": units(min_bet),
+        "holdem.min_raise": "standard",
+        "holdem.max_raise": "stack",
+        "holdem.big_blind": big_blind,
+        "holdem.min_bet": units(min_bet),
     }
     if any(ante_units):
         if len(set(ante_units)) == 1:
-            options["ante"] = ante_units[0]
+            options["holdem.ante"] = ante_units[0]
         elif ante_units[1] and not any(ante_units[:1] + ante_units[2:]):
-            options["ante"] = ante_units[1]
-            options["big_blind_ante"] = True
+            options["holdem.ante"] = ante_units[1]
+            options["holdem.big_blind_ante"] = True
         else:
             raise NotationError(f"{where}: antes must be equal, or a big-blind ante")
 
@@ -305,9 +305,9 @@ def read_phh_hand(fields: dict[str, Any], key: str | None) -> PhhHand:
         raise NotationError(f"{where}: {len(board)} board cards")
     unknown = {seat for seat in range(count) if None in hole[seat]}
     if unknown:
-        options["unknown_cards"] = ",".join(str(seat + 1) for seat in sorted(unknown))
+        options["holdem.unknown_cards"] = ",".join(str(seat + 1) for seat in sorted(unknown))
     if mucked:
-        options["mucked"] = ",".join(str(seat + 1) for seat in sorted(mucked))
+        options["holdem.mucked"] = ",".join(str(seat + 1) for seat in sorted(mucked))
     config = TableConfig.make(
         seats=count,
         stake=small_blind,

@@ -101,7 +101,7 @@ def play_both(rnd: random.Random) -> tuple[HoldemState, list[int]]:
         stake=SMALL_BLIND,
         stacks=stacks,
         host=button,
-        options={"min_raise": "standard", "max_raise": "stack"},
+        options={"holdem.min_raise": "standard", "holdem.max_raise": "stack"},
     )
     deck = list(DECK_52)
     rnd.shuffle(deck)

@@ -36,11 +36,11 @@ def draw_config(data: st.DataObject, seats: int, game: TexasHoldem) -> TableConf
     )
     options: dict[str, Any] = {}
     if not game.aof:
-        options["min_raise"] = data.draw(st.sampled_from(["small_blind", "standard"]))
-        options["max_raise"] = data.draw(st.sampled_from(["cover", "stack"]))
+        options["holdem.min_raise"] = data.draw(st.sampled_from(["small_blind", "standard"]))
+        options["holdem.max_raise"] = data.draw(st.sampled_from(["cover", "stack"]))
         if data.draw(st.booleans(), label="antes"):
-            options["ante"] = data.draw(st.integers(1, stake))
-            options["big_blind_ante"] = data.draw(st.booleans())
+            options["holdem.ante"] = data.draw(st.integers(1, stake))
+            options["holdem.big_blind_ante"] = data.draw(st.booleans())
     host = data.draw(st.integers(0, seats - 1), label="host")
     return TableConfig.make(seats=seats, stake=stake, stacks=stacks, options=options, host=host)
 

@@ -175,7 +175,7 @@ def test_heads_up_dealer_posts_the_small_blind_and_acts_first_preflop() -> None:
     assert state.bets == (10, 20) and state.queue[0] == 0
     state = play(state, Call(0), Check(1))
     assert state.street == 1 and state.queue[0] == 1  # BB acts first after the flop
-    literal = table([1000, 1000], host=0, options={"headsup_dealer_is_sb": False})
+    literal = table([1000, 1000], host=0, options={"holdem.headsup_dealer_is_sb": False})
     state = dealt(literal)
     assert state.bets == (20, 10) and state.queue[0] == 1
 
@@ -217,7 +217,7 @@ def test_seed_minimum_raise_is_the_small_blind_and_bets_open_at_the_big_blind() 
 
 def test_standard_minimum_raise() -> None:
     """A-HE2 ``min_raise = standard``: the increment is at least the last bet or raise and BB."""
-    config = table([1000, 1000, 1000], host=0, options={"min_raise": "standard"})
+    config = table([1000, 1000, 1000], host=0, options={"holdem.min_raise": "standard"})
     state = dealt(config)
     assert GAME.raise_bounds(state, 0) == (40, 1000)
     state = play(state, RaiseTo(0, 100))
@@ -230,13 +230,13 @@ def test_maximum_is_the_largest_stake_another_player_can_match() -> None:
     state = dealt(config)
     assert GAME.raise_bounds(state, 0) == (30, 800)
     assert_refused(state, RaiseTo(0, 801), "above the maximum 8.00")
-    stack_rule = table([5000, 300, 800], host=0, options={"max_raise": "stack"})
+    stack_rule = table([5000, 300, 800], host=0, options={"holdem.max_raise": "stack"})
     assert GAME.raise_bounds(dealt(stack_rule), 0) == (30, 5000)
 
 
 def test_all_in_below_the_minimum_is_allowed() -> None:
     """RULES.md §4.5: 'All-in is always allowed.'"""
-    config = table([1000, 1000, 1000, 35], host=0, options={"min_raise": "standard"})
+    config = table([1000, 1000, 1000, 35], host=0, options={"holdem.min_raise": "standard"})
     state = dealt(config)  # D p1, SB p2, BB p3; p4 acts first with 35
     assert GAME.raise_bounds(state, 3) == (35, 35)  # the minimum raise would be to 40
     state = play(state, RaiseTo(3, 35))
@@ -247,7 +247,7 @@ def test_all_in_below_the_minimum_is_allowed() -> None:
 def test_short_all_in_does_not_reopen_for_players_who_acted() -> None:
     """RULES.md §4.5 [CP]: 'An all-in raise smaller than the minimum increment ... does not
     let players who have already acted raise again.'"""
-    config = table([1000, 1000, 45, 1000], host=3, options={"min_raise": "standard"})
+    config = table([1000, 1000, 45, 1000], host=3, options={"holdem.min_raise": "standard"})
     # D p4, SB p1, BB p2, p3 first with 45 behind.
     state = dealt(config)
     state = play(state, Call(2), Call(3), Call(0), Check(1))  # everyone in for 20
@@ -265,7 +265,7 @@ def test_short_all_in_does_not_reopen_for_players_who_acted() -> None:
 
 def test_uncalled_bet_is_returned() -> None:
     """RULES.md §4.5 [CP]: 'Any part of it that no opponent can match is returned.'"""
-    config = table([5000, 300, 5000], host=2, options={"max_raise": "stack"})
+    config = table([5000, 300, 5000], host=2, options={"holdem.max_raise": "stack"})
     state = dealt(config, holes={0: "AsAh", 1: "KsKh"}, board="2c7d9sJc3d")
     state = play(state, Fold(2), RaiseTo(0, 5000), Call(1))
     assert GAME.is_terminal(state)
@@ -309,7 +309,7 @@ def test_require_hole_card_option() -> None:
     state = play(state, Call(0), Check(1), *[a for _ in range(3) for a in (Check(1), Check(0))])
     assert GAME.settle(state).deltas == (0, 0)
     holes = {0: "2c3d", 1: "9h3s"}
-    strict = table([1000, 1000], options={"require_hole_card": True})
+    strict = table([1000, 1000], options={"holdem.require_hole_card": True})
     state = dealt(strict, holes=holes, board=board)
     state = play(state, Call(0), Check(1), *[a for _ in range(3) for a in (Check(1), Check(0))])
     assert GAME.settle(state).deltas == (-20, 20)  # 9h makes a straight flush with four hearts
@@ -438,8 +438,8 @@ def test_all_in_or_fold_offers_only_fold_or_all_in_and_runs_the_board_out() -> N
 def test_buyin_limits() -> None:
     """RULES.md §2.3 / A-HE3: 20-100 BB by default, fixed 10 L with seed_tay; AoF 10 BB."""
     assert buyin_limits(50) == (2000, 10000)
-    assert buyin_limits(50, {"buyin_rule": "seed_tay"}) == (500, 500)
-    assert buyin_limits(50, {"buyin_min_bb": 10, "buyin_max_bb": 50}) == (1000, 5000)
+    assert buyin_limits(50, {"holdem.buyin_rule": "seed_tay"}) == (500, 500)
+    assert buyin_limits(50, {"holdem.buyin_min_bb": 10, "holdem.buyin_max_bb": 50}) == (1000, 5000)
     assert buyin_limits(50, aof=True) == (1000, 1000)
 
 
@@ -448,7 +448,7 @@ def test_registry_names() -> None:
     assert find_game("Hold'em").info.id == "texas-holdem"
     assert find_game("AoF").info.id == "poker-aof"
     with pytest.raises(ConfigError):
-        GAME.new_state(table([1000, 1000], options={"unknown_cards": "7"}))
+        GAME.new_state(table([1000, 1000], options={"holdem.unknown_cards": "7"}))
 
 
 # ----- terminal ----------------------------------------------------------------------------

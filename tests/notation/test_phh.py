@@ -59,7 +59,7 @@ def test_decimal_amounts_are_exact_minor_units() -> None:
     (hand,) = parse_phh(text)
     assert hand.decimals == 2
     assert hand.config.stake == 25 and hand.config.stacks == (20030, 8160, 1975)
-    assert dict(hand.config.options)["ante"] == 25
+    assert dict(hand.config.options)["holdem.ante"] == 25
     replay = replay_phh(hand)
     assert replay.complete
     expected = [Decimal(str(value)) for value in pokerkit_stacks(text)]
@@ -84,7 +84,7 @@ def test_unknown_cards_are_scored_from_the_board_like_pokerkit() -> None:
         parse_phh(text)
     text = text.replace("'d db JhTh'", "'d db Jh'").replace("'d db 2c'", "'d db Th'")
     (hand,) = parse_phh(text)
-    assert dict(hand.config.options)["unknown_cards"] == "2,3"
+    assert dict(hand.config.options)["holdem.unknown_cards"] == "2,3"
     replay = replay_phh(hand)
     assert replay.final_stacks == tuple(int(v * 100) for v in pokerkit_stacks(text))
     assert replay.final_stacks == (5000, 5000, 5000)
@@ -102,7 +102,7 @@ def test_shown_cards_make_a_dealt_unknown_hand_known_and_a_bare_sm_mucks() -> No
     )
     (hand,) = parse_phh(text)
     options = dict(hand.config.options)
-    assert options["mucked"] == "1" and options["unknown_cards"] == "1,2"
+    assert options["holdem.mucked"] == "1" and options["holdem.unknown_cards"] == "1,2"
     replay = replay_phh(hand)
     assert replay.final_stacks == (4800, 4950, 5250)
     assert replay.final_stacks == tuple(int(v * 100) for v in pokerkit_stacks(text))
@@ -137,8 +137,13 @@ def random_state(rnd: random.Random, game: TexasHoldem, options: dict[str, Any])
 @pytest.mark.parametrize(
     "options",
     [
-        {"min_raise": "standard", "max_raise": "stack", "ante": 2},
-        {"min_raise": "standard", "max_raise": "stack", "ante": 3, "big_blind_ante": True},
+        {"holdem.min_raise": "standard", "holdem.max_raise": "stack", "holdem.ante": 2},
+        {
+            "holdem.min_raise": "standard",
+            "holdem.max_raise": "stack",
+            "holdem.ante": 3,
+            "holdem.big_blind_ante": True,
+        },
     ],
     ids=["antes", "big-blind-ante"],
 )
@@ -165,9 +170,11 @@ def test_all_in_or_fold_hands_are_written_as_no_limit_hands() -> None:
 
 def test_a_seats_record_hides_what_it_could_not_see() -> None:
     rnd = random.Random(11)
-    state = random_state(rnd, GAME, {"min_raise": "standard", "max_raise": "stack"})
+    state = random_state(rnd, GAME, {"holdem.min_raise": "standard", "holdem.max_raise": "stack"})
     while len(state.order) < 3 or state.shown:
-        state = random_state(rnd, GAME, {"min_raise": "standard", "max_raise": "stack"})
+        state = random_state(
+            rnd, GAME, {"holdem.min_raise": "standard", "holdem.max_raise": "stack"}
+        )
     viewer = state.order[0]
     text = format_phh(state, viewer=viewer)
     for seat in state.order:
@@ -183,7 +190,8 @@ def test_a_seats_record_hides_what_it_could_not_see() -> None:
 def test_many_hands_in_one_phhs_text() -> None:
     rnd = random.Random(3)
     states = [
-        random_state(rnd, GAME, {"min_raise": "standard", "max_raise": "stack"}) for _ in range(4)
+        random_state(rnd, GAME, {"holdem.min_raise": "standard", "holdem.max_raise": "stack"})
+        for _ in range(4)
     ]
     text = format_phhs(
         format_phh(state, extra={"hand": number}) for number, state in enumerate(states, 1)
@@ -221,7 +229,7 @@ def test_what_sanh_cannot_read_is_a_notation_error(text: str, message: str) -> N
 
 def test_the_literal_heads_up_blinds_cannot_be_written() -> None:
     config = TableConfig.make(
-        seats=2, stake=5, stacks=[100, 100], options={"headsup_dealer_is_sb": False}
+        seats=2, stake=5, stacks=[100, 100], options={"holdem.headsup_dealer_is_sb": False}
     )
     state = GAME.apply(GAME.new_state(config), Shuffle(tuple(DECK_52)))
     with pytest.raises(NotationError, match="heads-up"):
