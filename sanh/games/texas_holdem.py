@@ -579,8 +579,8 @@ class HandCore:
         self.live_count -= 1
         if not self.queue or self.live_count <= 1:
             self._end_street()
-        else:
-            self._measure_reach()
+        elif self.stacks[seat] + self.bets[seat] >= self.reach_second:
+            self._measure_reach()  # the folder was one of the two largest reaches
 
     def check_or_call(self) -> None:
         """The actor checks or calls (all-in for less when short)."""

@@ -5,7 +5,7 @@
   at every decision both agree on who acts, the amount to call, whether a raise is allowed and
   its bounds; every hand ends with identical stacks.
 * Every such hand round-trips through PHH: written by sanh, read back and replayed by sanh to
-  the same stacks; pokerkit also loads and replays every 4th of these PHH texts (pokerkit's
+  the same stacks; pokerkit also loads and replays every 8th of these PHH texts (pokerkit's
   showdowns cost milliseconds, and the test should take seconds).
 * Every hand in ``shared/phh-real/`` replays, to pokerkit's final stacks.
 """
@@ -29,8 +29,8 @@ from sanh.notation.phh import format_phh, parse_phh, replay_phh
 
 GAME = TexasHoldem()
 HANDS = 1000
-PEER_PHH_EVERY = 4
-"""pokerkit also loads the PHH sanh wrote for every 4th hand (its showdowns are slow)."""
+PEER_PHH_EVERY = 8
+"""pokerkit also loads the PHH sanh wrote for every 8th hand (its showdowns are slow)."""
 SMALL_BLIND, BIG_BLIND = 5, 10
 AUTOMATIONS = (
     Automation.ANTE_POSTING,
@@ -64,7 +64,7 @@ def choose(rnd: random.Random, state: HoldemState) -> Action:
     owed = state.max_bet - state.bets[seat]
     bounds = GAME.raise_bounds(state, seat)
     roll = rnd.random()
-    if owed and roll < 0.35:
+    if owed and roll < 0.45:
         return Fold(seat)
     if bounds is None or roll < 0.75:
         return Call(seat) if owed else Check(seat)
