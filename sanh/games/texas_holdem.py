@@ -997,7 +997,7 @@ class TexasHoldem(Game[HoldemState]):
         banked=False,
         max_actions=5000,
         rules_source="RULES.md §4, §2, §3.1, §15 A-HE1..A-HE7; seed 001 'poker', seed 003",
-        aliases=("holdem", "hold'em", "poker", "nlhe", "texas", "xì phé"),
+        aliases=("holdem", "hold'em", "poker", "nlhe", "texas"),
         options=HOLDEM_OPTIONS,
         action_types=(Fold, Check, Call, RaiseTo),
     )
