@@ -1025,7 +1025,7 @@ class TexasHoldem(Game[HoldemState]):
             require_hole_card=bool(options["holdem.require_hole_card"]),
             headsup_dealer_is_sb=bool(options["holdem.headsup_dealer_is_sb"]),
             unknown=_seat_list(
-                str(options.get("holdem.unknown_cards", "")), config.seats, "unknown"
+                str(options.get("holdem.unknown_cards", "")), config.seats, "holdem.unknown_cards"
             ),
             mucked=_seat_list(str(options.get("holdem.mucked", "")), config.seats, "holdem.mucked"),
         )
