@@ -180,8 +180,7 @@ def test_tai_xiu_counts_no_xp_but_feeds_the_clan(hall: Hall) -> None:
         table_id="tx",
         players=[member.id, outsider.id],
         play_time_ms=30_000,
-        counts_xp=False,
-    )
+    )  # counts_xp from the registry: tai-xiu's info.counts_xp is False
     assert result.code is ResultCode.OK
     assert hall.stats(member.id) == [] and hall.stats(outsider.id) == []
     assert hall.clan(clan.id).xp == 5
