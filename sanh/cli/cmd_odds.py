@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sanh.analysis.odds import find_odds_provider
+from sanh.errors import ConfigError
 
 __all__ = ["register"]
 
@@ -36,7 +37,11 @@ def run(args: argparse.Namespace) -> int:
     except KeyError as exc:
         print(f"sanh odds: {exc.args[0]}")
         return 2
-    report = provider(args.rules, args.table)
+    try:
+        report = provider(args.rules, args.table)
+    except (ValueError, ConfigError) as exc:
+        print(f"sanh odds: {exc}")
+        return 2
     if args.json:
         print(json.dumps(report.to_json()))
         return 0

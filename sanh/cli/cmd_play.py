@@ -212,7 +212,10 @@ def _play_hand(
 def _ask(game: Game[Any], state: Any, console: Console, lang: str) -> Action:
     actions: list[Action] = list(game.legal_actions_for(state, HUMAN))
     ranges: list[AmountRange] = list(game.amount_ranges_for(state, HUMAN))
-    table_actions = list(game.legal_actions_for(state, None))
+    # The only table action offered is the one the clock would take (closing a window):
+    # forced folds and other clock actions are the server's, not the player's.
+    clock = game.default_action(state, None, "timeout")
+    table_actions = [a for a in game.legal_actions_for(state, None) if a == clock]
     choices: list[Action | AmountRange] = [*ranges, *actions, *table_actions]
     console.print(f"[bold]{t('your_turn', lang)}[/bold]")
     for number, choice in enumerate(choices, 1):

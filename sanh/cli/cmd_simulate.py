@@ -12,6 +12,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from sanh.analysis.simulate import find_simulator
+from sanh.errors import ConfigError
 
 __all__ = ["register"]
 
@@ -45,9 +46,16 @@ def run(args: argparse.Namespace) -> int:
     show = not args.json and sys.stderr.isatty()
     with Progress(console=Console(stderr=True), disable=not show, transient=True) as progress:
         task = progress.add_task(f"simulating {game_id}", total=args.rounds)
-        report = simulator(
-            args.rounds, args.seed, args.rules, lambda done: progress.update(task, completed=done)
-        )
+        try:
+            report = simulator(
+                args.rounds,
+                args.seed,
+                args.rules,
+                lambda done: progress.update(task, completed=done),
+            )
+        except (ValueError, ConfigError) as exc:
+            print(f"sanh simulate: {exc}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(report.to_json()))
         return 0

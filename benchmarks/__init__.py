@@ -1,0 +1,1 @@
+"""Benchmarks of sanh (run with ``python -m benchmarks.<name>``; never run by the tests)."""

@@ -1,0 +1,673 @@
+"""Ba Cây Chương: the 3-card point game with a banker (*chương*).
+
+Rules source: RULES.md §11 (with §10.1-10.3, §2.6, §15 A-CH1..A-CH4), seed 001 "Ba cây Chương".
+
+One :class:`ChuongState` is one round. The banker carries across rounds through
+:meth:`BaCayChuong.carry` (``{"banker": seat}``, or ``{"banker": None}`` when a new banker must
+be drawn at random); without a carry the host (``config.host``) is the first banker.
+
+Flow of a round:
+
+1. **The bank.** Players need ``platform.min_balance_multiple`` × L (10 L) to play (§2.6). The
+   banker must cover the minimum, ``bacaychuong.min_cover_multiple`` × L × the other players
+   (2 L each). A banker who cannot (or no banker, after the banker left) is replaced by a random
+   eligible player: the engine asks the chance player for a :class:`~sanh.games.base.Roll` of one
+   die with as many sides as there are eligible players.
+2. **Bets** (*Đặt cược*): each other player bets between L and ``bacaychuong.max_bet`` × L
+   (10 L), or sits out. Bets are accepted only while the banker's balance stays at least
+   ``min_cover_multiple`` × the sum of accepted bets; a bet beyond that is refused. The cards are
+   dealt once everyone has bet or sat out, when the banker presses :class:`Start` (once a bet is
+   in), or when the betting window closes (:class:`TimeUp`; players with no bet sit out).
+3. A shuffle of the 36-card deck deals three cards each, banker first, then by seat.
+4. Squeeze/flip window (:mod:`sanh.games._three_cards`).
+5. Each player against the banker: the better hand (score, then top card; never a tie) wins the
+   bet. A non-banker winning with 10 points is paid 2 × the bet (A-CH1); the banker's 10 does
+   not double (A-CH2, option). The best 10-point hand of the round (banker included) takes the
+   bank for the next round (*cướp chương*), if it can cover the minimum; otherwise the bank stays.
+
+Glossary: *chương* banker · *cầm chương* hold the bank · *cướp chương* take the bank ·
+*Đặt cược* :class:`Bet` · *Sẵn sàng*/*Bắt đầu* :class:`Start` · *nặn* :class:`Squeeze` · *lật*
+:class:`Flip`.
+
+Choices where the rules are silent (ours, beyond RULES.md's [DEF]s):
+
+* The host, when unable to cover the minimum in the first round, is replaced at random like a
+  banker who fell short between rounds.
+* A player who leaves before the deal simply sits out; the banker leaving before the deal
+  cancels the round (§2.8) and the next banker is drawn at random.
+* If both a player and the banker leave after the deal, whoever left first loses that bet.
+* The banker's payouts are capped at the banker's balance, pro rata (§2.6); with the cover rule
+  this only matters when options loosen it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from sanh.cards.card import Card
+from sanh.cards.deck import DECK_36
+from sanh.errors import ConfigError, IllegalActionError
+from sanh.eval.points import ba_cay_rank, ba_cay_score
+from sanh.games._debts import Debt, Purse
+from sanh.games._three_cards import (
+    HAND_SIZE,
+    QUICK_MODE,
+    Flip,
+    Leave,
+    SitOut,
+    Squeeze,
+    Start,
+    TimeUp,
+    best_seat,
+    hand_text,
+    timers,
+    visible_cards,
+)
+from sanh.games.base import (
+    CHANCE,
+    Action,
+    AmountRange,
+    Chance,
+    ChanceSpec,
+    Event,
+    Game,
+    GameInfo,
+    OptionSpec,
+    Reason,
+    Roll,
+    Settlement,
+    Shuffle,
+    TableConfig,
+    View,
+)
+from sanh.types import Chips, Seat, format_gold
+
+__all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_timers"]
+
+BETTING_S = 15
+"""``bacaychuong.betting_s`` [DEF] (RULES.md §2.5)."""
+
+OPTIONS = (
+    OptionSpec("bacaychuong.max_bet", 10, help="the largest bet, × L (A-CH3)"),
+    OptionSpec(
+        "bacaychuong.min_cover_multiple",
+        2,
+        help="the banker's balance must be this × L × the other players, and this × the bets",
+    ),
+    OptionSpec(
+        "bacaychuong.ten_pays_double", True, help="a player's winning 10 is paid 2× (A-CH1)"
+    ),
+    OptionSpec(
+        "bacaychuong.banker_ten_doubles", False, help="the banker's winning 10 takes 2× (A-CH2)"
+    ),
+    OptionSpec(
+        "platform.min_balance_multiple",
+        10,
+        help="the balance needed to play, × L (0: only the bet) (A-PL4)",
+    ),
+    QUICK_MODE,
+)
+
+UNDECIDED = ""
+BET = "bet"
+SAT_OUT = "sitout"
+LEFT = "left"
+NOT_PLAYING = "out"
+BANKER = "banker"
+
+
+@dataclass(frozen=True, slots=True)
+class Bet(Action):
+    """Đặt cược: bet ``amount`` (minor units) against the banker."""
+
+    amount: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChuongState:
+    """One round of Ba Cây Chương."""
+
+    config: TableConfig
+    version: int = 0
+    history: tuple[Event, ...] = ()
+    phase: str = "bet"
+    """``pick`` (drawing a banker), ``bet``, ``deal``, ``squeeze``, ``over``."""
+    banker: Seat | None = None
+    candidates: tuple[Seat, ...] = ()
+    """The players a random banker is drawn from (phase ``pick``)."""
+    decisions: tuple[str, ...] = ()
+    """Per seat: ``""`` undecided, ``bet``, ``sitout``, ``left``, ``banker``, ``out``."""
+    bets: tuple[Chips, ...] = ()
+    players: tuple[Seat, ...] = ()
+    """The seats dealt in, banker first."""
+    cards: tuple[tuple[Card, ...], ...] = ()
+    seen: tuple[int, ...] = ()
+    flipped: tuple[bool, ...] = ()
+    left: tuple[int, ...] = ()
+    """Per seat: 0, or the order in which it left after the deal (1 = first)."""
+    outcome: str = ""
+    """Once over: ``showdown`` or ``cancelled``."""
+    reason: str = ""
+    """Why a round was cancelled."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChuongView(View):
+    """What one seat (or a spectator) sees of a Ba Cây Chương round."""
+
+    host: Seat
+    banker: Seat | None
+    phase: str
+    stake: Chips
+    decisions: tuple[str, ...]
+    bets: tuple[Chips, ...]
+    cover_left: Chips
+    """How much more the banker can accept in bets."""
+    players: tuple[Seat, ...]
+    cards: tuple[tuple[Card | None, ...], ...]
+    scores: tuple[int | None, ...]
+    flipped: tuple[bool, ...]
+    left: tuple[bool, ...]
+    results: tuple[Chips, ...]
+    """Once over: each seat's net result against the bank."""
+    next_banker: Seat | None
+    reason: str
+    timers: dict[str, int]
+
+
+def chuong_timers(config: TableConfig) -> dict[str, int]:
+    """The clock durations of a Ba Cây Chương table (squeeze/flip, betting)."""
+    return timers(config, betting_s=BETTING_S)
+
+
+class BaCayChuong(Game[ChuongState]):
+    """Ba Cây Chương: 2-9 players, each betting against the banker."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        id="ba-cay-chuong",
+        name="Three Cards with a Banker",
+        name_vi="Ba Cây Chương",
+        seats_min=2,
+        seats_max=9,
+        deck="36",
+        banked=False,
+        max_actions=160,
+        rules_source="RULES.md §11, §10.1-10.3, §2.6, §15 A-CH1..4; seed 001 'Ba cây Chương'",
+        aliases=("3 cay chuong", "ba cay chuong", "3-cay-chuong", "ba cay"),
+        options=OPTIONS,
+        action_types=(Bet, SitOut, Start, Squeeze, Flip, Leave, TimeUp),
+    )
+
+    # ----- setup ------------------------------------------------------------------------
+    def new_state(self, config: TableConfig) -> ChuongState:
+        """A round: who plays, who banks (or a random draw), then the bets.
+
+        :raises ConfigError: on a bad config, bad options or a malformed carry.
+        """
+        self.check_config(config)
+        options = self.options(config)
+        if int(options["bacaychuong.max_bet"]) < 1:
+            raise ConfigError("bacaychuong.max_bet must be at least 1")
+        if int(options["bacaychuong.min_cover_multiple"]) < 1:
+            raise ConfigError("bacaychuong.min_cover_multiple must be at least 1")
+        if int(options["platform.min_balance_multiple"]) < 0:
+            raise ConfigError("platform.min_balance_multiple must not be negative")
+        banker = _read_carry(config)
+        n = config.seats
+        minimum = max(config.stake, config.stake * int(options["platform.min_balance_multiple"]))
+        decisions = tuple(UNDECIDED if s >= minimum else NOT_PLAYING for s in config.stacks)
+        state = ChuongState(
+            config=config,
+            decisions=decisions,
+            bets=(0,) * n,
+            cards=((),) * n,
+            seen=(0,) * n,
+            flipped=(False,) * n,
+            left=(0,) * n,
+        )
+        playing = [s for s in range(n) if decisions[s] == UNDECIDED]
+        if len(playing) < 2:
+            return _cancel(state, "fewer than two players can pay", banker)
+        cover = self.min_cover(config, len(playing))
+        eligible = tuple(s for s in playing if config.stacks[s] >= cover)
+        if banker in eligible:
+            return _with_banker(state, banker)
+        if not eligible:
+            return _cancel(state, f"nobody can cover the bank ({format_gold(cover)})", banker)
+        if len(eligible) == 1:
+            return _with_banker(state, eligible[0])
+        return dataclasses.replace(state, phase="pick", candidates=eligible)
+
+    def min_cover(self, config: TableConfig, players: int) -> Chips:
+        """The least balance that may hold the bank with ``players`` players in all."""
+        multiple = int(self.options(config)["bacaychuong.min_cover_multiple"])
+        return multiple * config.stake * (players - 1)
+
+    def cover_left(self, state: ChuongState) -> Chips:
+        """How much more in bets the banker can accept now."""
+        if state.banker is None:
+            return 0
+        multiple = int(self.options(state.config)["bacaychuong.min_cover_multiple"])
+        return state.config.stacks[state.banker] // multiple - sum(state.bets)
+
+    def bet_range(self, state: ChuongState, seat: Seat) -> tuple[Chips, Chips]:
+        """The smallest and largest bet ``seat`` may place now (max < min: none)."""
+        config = state.config
+        top = config.stake * int(self.options(config)["bacaychuong.max_bet"])
+        return config.stake, min(top, config.stacks[seat], self.cover_left(state))
+
+    # ----- turn -------------------------------------------------------------------------
+    def to_act(self, state: ChuongState) -> tuple[Seat, ...] | Chance | None:
+        """Bettors still deciding, the chance player, or players still face down."""
+        match state.phase:
+            case "pick" | "deal":
+                return CHANCE
+            case "bet":
+                return tuple(s for s, d in enumerate(state.decisions) if d == UNDECIDED)
+            case "squeeze":
+                return _face_down(state)
+        return None
+
+    def chance_spec(self, state: ChuongState) -> ChanceSpec:
+        """A die to draw the banker, or a shuffle of the 36-card deck."""
+        if state.phase == "pick":
+            return ChanceSpec("roll", dice=1, sides=len(state.candidates))
+        return ChanceSpec("shuffle", deck=DECK_36)
+
+    def legal_actions(self, state: ChuongState) -> tuple[Action, ...]:
+        """Bets (at their minimum and maximum) or sitting out; squeeze/flip; TimeUp."""
+        actions: list[Action] = []
+        if state.phase == "bet":
+            for seat, decision in enumerate(state.decisions):
+                if decision != UNDECIDED:
+                    continue
+                low, high = self.bet_range(state, seat)
+                if low <= high:
+                    actions += [Bet(seat, low)] + ([Bet(seat, high)] if high > low else [])
+                actions.append(SitOut(seat))
+        elif state.phase == "squeeze":
+            for seat in _face_down(state):
+                actions += [
+                    Squeeze(seat, i) for i in range(HAND_SIZE) if not state.seen[seat] >> i & 1
+                ]
+                actions.append(Flip(seat))
+        else:
+            return ()
+        actions.append(TimeUp(None))
+        return tuple(actions)
+
+    def amount_ranges(self, state: ChuongState) -> tuple[AmountRange, ...]:
+        """Each undecided bettor's bet range."""
+        if state.phase != "bet":
+            return ()
+        ranges = []
+        for seat, decision in enumerate(state.decisions):
+            if decision == UNDECIDED:
+                low, high = self.bet_range(state, seat)
+                if low <= high:
+                    ranges.append(AmountRange(Bet(seat, low), low, high))
+        return tuple(ranges)
+
+    def validate(self, state: ChuongState, event: Event) -> None:
+        """As :meth:`Game.validate`, with clear reasons for the banker and non-players."""
+        if (
+            isinstance(event, Bet | SitOut)
+            and state.phase == "bet"
+            and event.seat is not None
+            and 0 <= event.seat < state.config.seats
+            and state.decisions[event.seat] in (BANKER, NOT_PLAYING)
+        ):
+            self._check_bettor(state, event)
+        super().validate(state, event)
+
+    def validate_action(self, state: ChuongState, action: Action) -> None:
+        """Check one action against the rules; :raises IllegalActionError: with the reason."""
+        seat = action.seat
+
+        def fail(reason: str) -> None:
+            raise IllegalActionError(action, reason, state.version)
+
+        match action:
+            case TimeUp():
+                if seat is not None:
+                    fail("only the table's clock closes a window")
+                if state.phase not in ("bet", "squeeze"):
+                    fail("no window is open")
+            case Bet(amount=amount) if seat is not None:
+                self._check_bettor(state, action)
+                low, high = self.bet_range(state, seat)
+                top = state.config.stake * int(self.options(state.config)["bacaychuong.max_bet"])
+                if amount < low:
+                    fail(f"the smallest bet is {format_gold(low)}")
+                elif amount > top:
+                    fail(f"the largest bet is {format_gold(top)}")
+                elif amount > state.config.stacks[seat]:
+                    fail(f"the balance is only {format_gold(state.config.stacks[seat])}")
+                elif amount > high:
+                    fail(
+                        f"the banker cannot cover it: at most {format_gold(max(0, high))} more "
+                        "can be accepted"
+                    )
+            case SitOut():
+                self._check_bettor(state, action)
+            case Start():
+                if state.phase != "bet":
+                    fail("the cards are not waiting to be dealt")
+                elif seat != state.banker:
+                    fail("only the banker starts the deal")
+                elif BET not in state.decisions:
+                    fail("no bet has been placed")
+            case Squeeze(index=index):
+                self._check_face_down(state, action)
+                if seat is not None and not 0 <= index < HAND_SIZE:
+                    fail(f"no card {index}: a hand has cards 0..{HAND_SIZE - 1}")
+                elif seat is not None and state.seen[seat] >> index & 1:
+                    fail(f"card {index} has already been squeezed")
+            case Flip():
+                self._check_face_down(state, action)
+            case Leave():
+                if seat is None:
+                    fail("the table cannot leave")
+                elif state.phase == "bet":
+                    if state.decisions[seat] not in (UNDECIDED, BET, BANKER):
+                        fail("not in this round")
+                elif state.phase == "squeeze":
+                    if seat not in state.players or state.left[seat]:
+                        fail("not in this round")
+                else:
+                    fail("no one can leave now")
+            case _:
+                fail("not an action of Ba Cây Chương")
+
+    def _check_bettor(self, state: ChuongState, action: Action) -> None:
+        seat = action.seat
+        if state.phase != "bet" or seat is None:
+            raise IllegalActionError(action, "bets are closed", state.version)
+        decision = state.decisions[seat]
+        if decision == BANKER:
+            raise IllegalActionError(action, "the banker does not bet", state.version)
+        if decision == NOT_PLAYING:
+            raise IllegalActionError(action, "this seat cannot play this round", state.version)
+        if decision != UNDECIDED:
+            raise IllegalActionError(action, f"already decided ({decision})", state.version)
+
+    def _check_face_down(self, state: ChuongState, action: Action) -> None:
+        seat = action.seat
+        if state.phase != "squeeze":
+            raise IllegalActionError(action, "the cards are not out", state.version)
+        if seat is None or seat not in state.players or state.left[seat]:
+            raise IllegalActionError(action, "not playing this round", state.version)
+        if state.flipped[seat]:
+            raise IllegalActionError(action, "the hand is already face up", state.version)
+
+    # ----- transitions ------------------------------------------------------------------
+    def transition(self, state: ChuongState, event: Event) -> ChuongState:
+        """Apply a validated event."""
+        match event:
+            case Roll(dice=dice):
+                return _with_banker(state, state.candidates[dice[0] - 1])
+            case Shuffle(order=order):
+                return _deal(state, order)
+            case Bet(seat=seat, amount=amount) if seat is not None:
+                bets = list(state.bets)
+                bets[seat] = amount
+                state = dataclasses.replace(state, bets=tuple(bets))
+                return _decided(_set_decision(state, seat, BET))
+            case SitOut(seat=seat) if seat is not None:
+                return _decided(_set_decision(state, seat, SAT_OUT))
+            case Start() | TimeUp() if state.phase == "bet":
+                decisions = tuple(SAT_OUT if d == UNDECIDED else d for d in state.decisions)
+                return _decided(dataclasses.replace(state, decisions=decisions))
+            case TimeUp():
+                flipped = tuple(
+                    f or (s in state.players and not state.left[s])
+                    for s, f in enumerate(state.flipped)
+                )
+                return dataclasses.replace(state, flipped=flipped, phase="over", outcome="showdown")
+            case Squeeze(seat=seat, index=index) if seat is not None:
+                seen = list(state.seen)
+                seen[seat] |= 1 << index
+                return dataclasses.replace(state, seen=tuple(seen))
+            case Flip(seat=seat) if seat is not None:
+                turned = list(state.flipped)
+                turned[seat] = True
+                return _maybe_over(dataclasses.replace(state, flipped=tuple(turned)))
+            case Leave(seat=seat) if seat is not None:
+                if state.phase == "bet":
+                    if seat == state.banker:
+                        return _cancel(state, "the banker left before the deal", None)
+                    bets = list(state.bets)
+                    bets[seat] = 0
+                    state = dataclasses.replace(state, bets=tuple(bets))
+                    return _decided(_set_decision(state, seat, LEFT))
+                left = list(state.left)
+                left[seat] = max(left) + 1
+                return _maybe_over(dataclasses.replace(state, left=tuple(left)))
+        raise AssertionError(f"unhandled event {event}")
+
+    # ----- views and results ------------------------------------------------------------
+    def observe(self, state: ChuongState, viewer: Seat | None) -> ChuongView:
+        """The viewer's squeezed cards, everyone's flipped cards, the bets and the result."""
+        cards = tuple(
+            visible_cards(state.cards[s], state.seen[s], state.flipped[s], s, viewer)
+            for s in range(state.config.seats)
+        )
+        scores = tuple(
+            ba_cay_score([c for c in hand if c is not None])
+            if hand and all(c is not None for c in hand)
+            else None
+            for hand in cards
+        )
+        over = state.phase == "over"
+        return ChuongView(
+            **self.view_base(state, viewer),
+            host=state.config.host,
+            banker=state.banker,
+            phase=state.phase,
+            stake=state.config.stake,
+            decisions=state.decisions,
+            bets=state.bets,
+            cover_left=max(0, self.cover_left(state)) if state.phase == "bet" else 0,
+            players=state.players,
+            cards=cards,
+            scores=scores,
+            flipped=state.flipped,
+            left=tuple(bool(order) for order in state.left),
+            results=self.settle(state).deltas if over else (0,) * state.config.seats,
+            next_banker=self.carry(state)["banker"] if over else None,
+            reason=state.reason,
+            timers=chuong_timers(state.config),
+        )
+
+    def _outcomes(self, state: ChuongState) -> list[tuple[Seat, int]]:
+        """Per bettor: the signed multiple of its bet it wins from the banker."""
+        options = self.options(state.config)
+        banker = state.banker
+        assert banker is not None
+        out = []
+        for seat in state.players:
+            if seat == banker:
+                continue
+            score = ba_cay_score(state.cards[seat])
+            player_double = 2 if score == 10 and options["bacaychuong.ten_pays_double"] else 1
+            banker_ten = ba_cay_score(state.cards[banker]) == 10
+            banker_double = 2 if banker_ten and options["bacaychuong.banker_ten_doubles"] else 1
+            banker_gone, player_gone = state.left[banker], state.left[seat]
+            if banker_gone and (not player_gone or banker_gone < player_gone):
+                out.append((seat, player_double))
+            elif player_gone:
+                out.append((seat, -1))
+            elif ba_cay_rank(state.cards[seat]) > ba_cay_rank(state.cards[banker]):
+                out.append((seat, player_double))
+            else:
+                out.append((seat, -banker_double))
+        return out
+
+    def _purse(self, state: ChuongState) -> Purse:
+        """Every bet paid: losers pay the banker first, then the banker pays the winners."""
+        purse = Purse(state.config.stacks)
+        banker = state.banker
+        if state.phase != "over" or state.outcome != "showdown" or banker is None:
+            return purse
+        outcomes = self._outcomes(state)
+        for seat, multiple in outcomes:
+            if multiple < 0:
+                amount = state.bets[seat] * -multiple
+                purse.pay(seat, [Debt(banker, amount, "bet", "thua chương")])
+        wins = [
+            Debt(seat, state.bets[seat] * multiple, "bet", "thắng chương")
+            for seat, multiple in outcomes
+            if multiple > 0
+        ]
+        purse.pay(banker, wins)
+        return purse
+
+    def settle(self, state: ChuongState) -> Settlement:
+        """Each bet against the banker (losers pay first, then the banker pays the winners).
+
+        :raises ValueError: if the round is not over.
+        """
+        if state.phase != "over":
+            raise ValueError("the round is not over")
+        detail: tuple[tuple[str, Any], ...] = (
+            ("outcome", state.outcome),
+            ("banker", state.banker),
+            ("next_banker", self.carry(state)["banker"]),
+            ("reason", state.reason),
+        )
+        return self._purse(state).settlement(detail)
+
+    def carry(self, state: ChuongState) -> dict[str, Any]:
+        """The next round's banker: ``{"banker": seat}``, ``None`` for a random draw."""
+        if state.outcome != "showdown":
+            return {"banker": state.banker}
+        banker = state.banker
+        if banker is None or state.left[banker]:
+            return {"banker": None}
+        active = [s for s in state.players if not state.left[s]]
+        best = best_seat(state.cards, active)
+        if best is None or best == banker or ba_cay_score(state.cards[best]) != 10:
+            return {"banker": banker}
+        balance = self._purse(state).balances[best]
+        players = sum(1 for d in state.decisions if d != NOT_PLAYING)
+        if balance >= self.min_cover(state.config, players):
+            return {"banker": best}
+        return {"banker": banker}
+
+    def default_action(
+        self, state: ChuongState, seat: Seat | None, reason: Reason
+    ) -> Action | None:
+        """Timeout: sit out / flip; disconnect or leave: :class:`Leave`."""
+        if seat is None:
+            return TimeUp(None) if state.phase in ("bet", "squeeze") else None
+        if reason in ("disconnect", "leave"):
+            action: Action = Leave(seat)
+        elif state.phase == "bet":
+            action = SitOut(seat)
+        else:
+            action = Flip(seat)
+        return action if self.is_legal(state, action) else None
+
+    def render_text(self, view: View) -> str:
+        """The table in text: banker, bets, cards as the viewer sees them, results."""
+        assert isinstance(view, ChuongView)
+        banker = "-" if view.banker is None else f"p{view.banker + 1}"
+        lines = [
+            f"Ba Cây Chương · L {format_gold(view.stake)} · chương {banker}"
+            + f" · nặn/lật {view.timers['squeeze_s']} s",
+        ]
+        if view.phase == "bet":
+            lines.append(f"  chương nhận thêm tối đa {format_gold(view.cover_left)}")
+        for seat, hand in enumerate(view.cards):
+            tags = []
+            if seat == view.banker:
+                tags.append("chương")
+            if seat == view.viewer:
+                tags.append("bạn")
+            if view.left[seat]:
+                tags.append("đã rời")
+            who = f"p{seat + 1}" + (f" ({', '.join(tags)})" if tags else "")
+            bet = f" cược {format_gold(view.bets[seat])}" if view.bets[seat] else ""
+            body = hand_text(hand) if hand else view.decisions[seat] or "đang chờ"
+            result = f"  [{format_gold(view.results[seat])}]" if view.terminal else ""
+            lines.append(f"  {who}{bet}: {body}{result}")
+        if view.reason:
+            lines.append(f"Huỷ ván: {view.reason}")
+        if view.terminal and view.next_banker is not None:
+            lines.append(f"Chương ván sau: p{view.next_banker + 1}")
+        return "\n".join(lines)
+
+
+def _read_carry(config: TableConfig) -> Seat | None:
+    """The banker named by the carry (the host without one; ``None``: draw at random)."""
+    carry = config.carry
+    if carry is None:
+        return config.host
+    if not isinstance(carry, dict) or "banker" not in carry:
+        raise ConfigError(f"Ba Cây Chương carry must be {{'banker': seat}}, not {carry!r}")
+    banker = carry["banker"]
+    if banker is None:
+        return None
+    if not isinstance(banker, int) or isinstance(banker, bool) or not 0 <= banker < config.seats:
+        raise ConfigError(f"the banker must be a seat at the table, not {banker!r}")
+    return banker
+
+
+def _cancel(state: ChuongState, reason: str, banker: Seat | None) -> ChuongState:
+    return dataclasses.replace(
+        state, phase="over", outcome="cancelled", reason=reason, banker=banker
+    )
+
+
+def _with_banker(state: ChuongState, banker: Seat) -> ChuongState:
+    decisions = list(state.decisions)
+    decisions[banker] = BANKER
+    return dataclasses.replace(
+        state, banker=banker, decisions=tuple(decisions), phase="bet", candidates=()
+    )
+
+
+def _set_decision(state: ChuongState, seat: Seat, decision: str) -> ChuongState:
+    decisions = list(state.decisions)
+    decisions[seat] = decision
+    return dataclasses.replace(state, decisions=tuple(decisions))
+
+
+def _decided(state: ChuongState) -> ChuongState:
+    """Deal once nobody is undecided (if anyone bet); otherwise cancel."""
+    if UNDECIDED in state.decisions:
+        return state
+    if BET not in state.decisions:
+        return _cancel(state, "no bets", state.banker)
+    assert state.banker is not None
+    bettors = [s for s, d in enumerate(state.decisions) if d == BET]
+    return dataclasses.replace(state, players=(state.banker, *bettors), phase="deal")
+
+
+def _deal(state: ChuongState, order: tuple[Card, ...]) -> ChuongState:
+    hands: list[list[Card]] = [[] for _ in range(state.config.seats)]
+    position = 0
+    for _ in range(HAND_SIZE):
+        for seat in state.players:
+            hands[seat].append(order[position])
+            position += 1
+    return dataclasses.replace(state, cards=tuple(map(tuple, hands)), phase="squeeze")
+
+
+def _face_down(state: ChuongState) -> tuple[Seat, ...]:
+    return tuple(s for s in state.players if not state.left[s] and not state.flipped[s])
+
+
+def _maybe_over(state: ChuongState) -> ChuongState:
+    banker = state.banker
+    active = [s for s in state.players if not state.left[s]]
+    done = all(state.flipped[s] for s in active)
+    if not done and banker is not None and not state.left[banker] and len(active) > 1:
+        return state
+    flipped = tuple(f or s in active for s, f in enumerate(state.flipped))
+    return dataclasses.replace(state, flipped=flipped, phase="over", outcome="showdown")
+
+
+GAMES = (BaCayChuong(),)

@@ -1,0 +1,88 @@
+"""``sanh play``: a scripted human plays one hand of every registered game in the terminal.
+
+The script answers the first decision of the hand with the first choice (an amount at its
+minimum), then always the last choice (the clock's table action when one is offered, which
+closes a betting window). The session balance must change by exactly the seat's settlement.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from sanh.cards.rng import SeededRng
+from sanh.cli import cmd_play, main
+from sanh.games import REGISTRY
+from sanh.games.base import Settlement
+
+
+class Script:
+    """Answers prompts like a cautious player."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str = "") -> str:
+        self.prompts.append(prompt)
+        amount = re.search(r"\(\D*([\d,]+\.\d\d)", prompt)
+        if amount:  # an amount prompt: the minimum
+            return amount.group(1).replace(",", "")
+        if "(c/k)" in prompt or "(y/n)" in prompt:
+            return "k"
+        self.decisions += 1
+        if self.decisions > 2000:
+            raise RuntimeError("the hand does not end")
+        return "1" if self.decisions == 1 else str(self.last_choices)
+
+    last_choices = 1
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_one_scripted_hand_changes_balance_by_the_settlement(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = REGISTRY[game_id]
+    script = Script()
+    settlements: list[Settlement] = []
+    original_ask = cmd_play._ask
+
+    def ask(game_: Any, state: Any, console: Console, lang: str) -> Any:
+        choices = (
+            len(game_.amount_ranges_for(state, 0))
+            + len(game_.legal_actions_for(state, 0))
+            + (1 if game_.default_action(state, None, "timeout") is not None else 0)
+        )
+        script.last_choices = max(choices, 1)
+        return original_ask(game_, state, console, lang)
+
+    monkeypatch.setattr(cmd_play, "_ask", ask)
+    monkeypatch.setattr(
+        cmd_play, "_show_settlement", lambda console, s, lang: settlements.append(s)
+    )
+    monkeypatch.setattr("builtins.input", script)
+    console = Console(file=io.StringIO(), width=120)
+    seats = 1 if game.info.banked else game.info.seats_min
+    start = 1_000_000
+    balance = cmd_play.play_session(
+        game,
+        console,
+        lang="en",
+        seats=max(seats, game.info.seats_min),
+        stake=1000,
+        balance=start,
+        options={},
+        rng=SeededRng(f"play/{game_id}"),
+        hands=1,
+    )
+    assert len(settlements) == 1
+    assert balance == start + settlements[0].deltas[0]
+
+
+def test_unknown_game_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "no-such-game"]) == 2
+    assert "unknown game" in capsys.readouterr().err
