@@ -62,6 +62,7 @@ def check_step(game: Game[Any], state: Any, rng: SeededRng) -> None:
             assert_rejected(game, state, Roll((7,) * spec.dice))
         return
     legal = game.legal_actions(state)
+    legal_set = set(legal)
     ranges = game.amount_ranges(state)
     assert legal or ranges, f"{game.info.id}: seats {turn} to act but no legal action"
     for action in legal:
@@ -74,7 +75,7 @@ def check_step(game: Game[Any], state: Any, rng: SeededRng) -> None:
         assert_rejected(game, state, amount_range.at(amount_range.max + amount_range.step))
         if amount_range.min > 0:
             below = amount_range.at(amount_range.min - 1)
-            if below not in legal:
+            if below not in legal_set:
                 assert_rejected(game, state, below)
     # An action of a seat that may not act now.
     idle = [s for s in range(config.seats) if s not in turn]
