@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 from starlette import status
@@ -96,15 +96,20 @@ class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
     language: str | None = None
 
 
-class HallServices:
+class HallServices(Protocol):
     """What the app needs from the wallet: accounts, sessions, clans, money and recall.
 
     Implemented over the ledger in :mod:`sanh.server.wallet_services`.
     """
 
-    bank: Any
-    accounts: Any
-    recall: Any
+    @property
+    def bank(self) -> Any: ...
+
+    @property
+    def accounts(self) -> Any: ...
+
+    @property
+    def recall(self) -> Any: ...
 
 
 class ApiError(Exception):
@@ -534,12 +539,6 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             actor.submit(
                 "join", conn, message.invite_code or (table_id if table_id != actor.id else None)
             )
-        elif actor.id not in conn.tables:
-            conn.send(
-                p.Error(
-                    code=p.ErrorCode.NOT_AT_TABLE, message="join the table first", table=actor.id
-                )
-            )
         elif isinstance(message, p.Leave):
             actor.submit("leave", conn)
         elif isinstance(message, p.Sit):
@@ -580,8 +579,18 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        started = time.monotonic()
+        outcomes = hall.restore()
         if settings.bots_on_start:
             hall.open_system_tables()
+        log.info(
+            "hall started",
+            extra={
+                "tables": len(hall.tables),
+                "restored": outcomes,
+                "resume_s": round(time.monotonic() - started, 3),
+            },
+        )
         yield
         await hall.close()
 

@@ -60,6 +60,18 @@ class Hall:
         self.metrics = Metrics()
         self._counter = 0
 
+    def restore(self) -> dict[str, str]:
+        """Rebuild every recorded table after a start (see :meth:`TableActor.recover`)."""
+        outcomes: dict[str, str] = {}
+        for table_id, data in self.bank.saved_tables():
+            if table_id in self.tables or data.get("game") not in REGISTRY:
+                continue
+            spec = TableSpec(**data)
+            actor = self._add(table_id, spec, start=False)
+            outcomes[table_id] = actor.recover()
+            actor.start()
+        return outcomes
+
     def open_system_tables(self) -> None:
         """Open the house tables (those whose game is registered)."""
         for table_id, game_id, stake, seats, options in SYSTEM_TABLES:
@@ -75,7 +87,7 @@ class Hall:
                 )
                 self._add(table_id, spec)
 
-    def _add(self, table_id: str, spec: TableSpec) -> TableActor:
+    def _add(self, table_id: str, spec: TableSpec, *, start: bool = True) -> TableActor:
         actor = TableActor(
             table_id,
             spec,
@@ -85,7 +97,9 @@ class Hall:
             on_hand_end=self.on_hand_end,
         )
         self.tables[table_id] = actor
-        actor.start()
+        self.bank.save_table(table_id, actor.spec_json())
+        if start:
+            actor.start()
         return actor
 
     def create_table(
@@ -113,8 +127,7 @@ class Hall:
             raise ConfigError("the bet level must be between 0.01 and 1,000,000 gold")
         # Validate the options against the game (unknown names and bad values are refused).
         rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
-        self._counter += 1
-        table_id = f"t{int(time.time()) % 100000:05d}{self._counter:04d}"
+        table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(
             game=info.id,
             stake=stake,

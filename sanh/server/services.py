@@ -87,3 +87,31 @@ class Bank(Protocol):
     def void_hand(self, table: str, hand: int, reason: str) -> None:
         """Release every hold of the hand (a refund) and log why."""
         ...
+
+    def save_table(self, table: str, spec: dict[str, Any]) -> None:
+        """Record a table so that a restart rebuilds it."""
+        ...
+
+    def saved_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every open table recorded."""
+        ...
+
+    def last_hand(self, table: str) -> int:
+        """The highest hand number logged at the table."""
+        ...
+
+    def unfinished_hand(self, table: str) -> tuple[int, list[dict[str, Any]]] | None:
+        """The last hand if it was opened but not settled or voided, with its events."""
+        ...
+
+    def stakes_at(self, table: str) -> list[str]:
+        """Players with a stake at the table."""
+        ...
+
+    def player_info(self, player_id: str) -> PlayerInfo:
+        """A player or bot by id."""
+        ...
+
+    def bot_player(self, label: str) -> PlayerInfo:
+        """A bot player with a funded wallet (the same one for the same label)."""
+        ...

@@ -30,8 +30,10 @@ from sanh.bots import Bot, bot_for
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import CHANCE, Action, Event, Game, TableConfig
+from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event
+from sanh.notation.history import config_from_json
+from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
 from sanh.server.services import Bank, PlayerInfo
@@ -159,11 +161,85 @@ class TableActor:
         self.hands_completed = 0
 
     # ----- lifecycle ------------------------------------------------------------------
+    def spec_json(self) -> dict[str, Any]:
+        """The table's spec as JSON (saved so that a restart rebuilds the table)."""
+        spec = self.spec
+        return {
+            "game": spec.game,
+            "stake": spec.stake,
+            "seats": spec.seats,
+            "options": dict(spec.options),
+            "quick": spec.quick,
+            "private": spec.private,
+            "invite_code": spec.invite_code,
+            "host": spec.host,
+            "system": spec.system,
+            "name": spec.name,
+        }
+
+    def recover(self) -> str:
+        """Rebuild after a restart (RULES.md §2.8); returns what was done.
+
+        The hand counter continues from the log. A hand interrupted before any card was dealt
+        (or die rolled) is voided and every hold released; a hand already dealt is rebuilt by
+        replaying its logged events, its players' seats restored, and it is played on: players
+        who come back continue, timers apply the default actions of those who do not. Table
+        stakes of players not in that hand go back to their wallets.
+        """
+        self.hand = self.bank.last_hand(self.id)
+        outcome = "clean"
+        unfinished = self.bank.unfinished_hand(self.id)
+        seated: set[str] = set()
+        if unfinished is not None:
+            hand, events = unfinished
+            opening = events[0]
+            moves = [e for e in events if e.get("kind") == "event"]
+            dealt = any(e.get("type") in {"shuffle", "roll"} for e in moves)
+            if not dealt:
+                self.bank.void_hand(self.id, hand, "interrupted before the deal")
+                outcome = "voided"
+            else:
+                config = config_from_json(opening["config"])
+                state = self.game.new_state(config)
+                self.server_seed = opening.get("server_seed")
+                rng = ProvablyFairRng(self.server_seed or "", self.id, hand)
+                for event in moves:
+                    body = {k: v for k, v in event.items() if k not in {"kind", "seq"}}
+                    logged = event_from_json(self.game, body)
+                    if isinstance(logged, Shuffle | Roll):
+                        # Re-draw to move the stream on; the log must agree with the seed.
+                        drawn = chance_event(self.game, state, rng)
+                        if drawn != logged:
+                            log.error(
+                                "table %s hand %s: log disagrees with its seed", self.id, hand
+                            )
+                    state = self.game.apply(state, logged)
+                self.state = state
+                self.hand_rng = rng
+                self.seq = max(int(e.get("seq", 0)) for e in events)
+                self.hand_players = list(opening["seats"])
+                for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
+                    info = self.bank.player_info(player_id)
+                    bot = bot_for(self.game.info.id) if info.bot else None
+                    self.seats[table_seat] = SeatSlot(
+                        info, secrets.token_urlsafe(24), bot=bot, ready=True
+                    )
+                    seated.add(player_id)
+                outcome = "resumed"
+        if self.staked:
+            for player_id in self.bank.stakes_at(self.id):
+                if player_id not in seated:
+                    self.bank.cash_out(self.id, player_id)
+        return outcome
+
     def start(self) -> None:
         """Start the actor task."""
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table:{self.id}")
-            self._schedule_start()
+            if self.state is not None:
+                self.submit("resume_hand")
+            else:
+                self._schedule_start()
 
     async def stop(self) -> None:
         """Stop the actor task (pending timers are dropped)."""
@@ -284,6 +360,9 @@ class TableActor:
 
     def _on_leave(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
+        if id(conn) not in self.watchers and self._seat_of(conn.player.id) is None:
+            self._error(conn, p.ErrorCode.NOT_AT_TABLE, "you are not at this table")
+            return
         self.watchers.pop(id(conn), None)
         conn.tables.discard(self.id)
         seat = self._seat_of(conn.player.id)
@@ -310,6 +389,9 @@ class TableActor:
 
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
+        if self.spec.private and id(conn) not in self.watchers:
+            self._error(conn, p.ErrorCode.NOT_AT_TABLE, "join with the invite code first")
+            return
         if self._seat_of(conn.player.id) is not None:
             self._error(conn, p.ErrorCode.ALREADY_SEATED, "you already have a seat here")
             return
@@ -437,8 +519,7 @@ class TableActor:
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 break
-            number = free[0] + 1
-            info = PlayerInfo(id=f"bot:{self.id}:{number}", name=f"Bot {number}", bot=True)
+            info = self.bank.bot_player(f"{self.id}:{free[0] + 1}")
             slot = SeatSlot(info, secrets.token_urlsafe(8), bot=bot_for(self.game.info.id))
             self.seats[free[0]] = slot
             if self.staked:
@@ -541,6 +622,9 @@ class TableActor:
         self._bots_act()
         self._advance()
 
+    def _on_resume_hand(self, conn: Connection | None, data: Any) -> None:
+        self._advance()
+
     def _on_start(self, conn: Connection | None, data: Any) -> None:
         self._start_handle = None
         self._maybe_start_hand()
@@ -600,35 +684,41 @@ class TableActor:
             assert slot is not None
             if slot.player.id == host_player:
                 host = engine_seat
-        options = dict(self.spec.options)
+        config = TableConfig.make(
+            seats=len(players),
+            stake=self.spec.stake,
+            stacks=[caps[s.player.id] for s in players if s is not None],
+            options=dict(self.spec.options),
+            host=host,
+            carry=self.carry,
+        )
+        try:
+            state = self.game.new_state(config)
+        except Exception:
+            log.exception("table %s: cannot start a hand", self.id)
+            self.hand -= 1
+            return
         opened = self.bank.open_hand(
             self.id,
             self.hand,
             caps,
             {
                 "kind": "open",
+                "game": self.game.info.id,
+                "staked": self.staked,
                 "players": [s.player.id for s in players if s is not None],
+                "seats": ready,
+                "config": history_config(config),
                 "commitment": commitment_of(self.server_seed),
+                "server_seed": self.server_seed,
             },
         )
         if opened.refused:
-            self.bank.void_hand(self.id, self.hand, "a commitment could not be held")
+            log.warning("table %s: commitments refused for %s", self.id, opened.refused)
+            self.hand -= 1
             self._schedule_start()
             return
-        config = TableConfig.make(
-            seats=len(players),
-            stake=self.spec.stake,
-            stacks=[opened.held[s.player.id] for s in players if s is not None],
-            options=options,
-            host=host,
-            carry=self.carry,
-        )
-        try:
-            self.state = self.game.new_state(config)
-        except Exception:
-            log.exception("table %s: cannot start a hand", self.id)
-            self.bank.void_hand(self.id, self.hand, "configuration refused")
-            return
+        self.state = state
         self.hand_players = ready
         self.deadlines = {}
         self.bot_counts = {}
@@ -785,7 +875,11 @@ class TableActor:
             settlement,
             staked=self.staked,
             game=self.game.info.id,
-            event={"kind": "settle", "settlement": to_jsonable(settlement)},
+            event={
+                "kind": "settle",
+                "settlement": to_jsonable(settlement),
+                "server_seed": self.server_seed,
+            },
         )
         self.hands_completed += 1
         self.carry = self.game.carry(state)
