@@ -47,8 +47,16 @@ class HallProcess:
 
     def start(self, *, system_tables: bool = False) -> None:
         args = [
-            sys.executable, "-m", "sanh", "serve", "--port", str(self.port),
-            "--db", self.db_url, "--timer-scale", str(self.scale),
+            sys.executable,
+            "-m",
+            "sanh",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--timer-scale",
+            str(self.scale),
         ]
         if not system_tables:
             args.append("--no-system-tables")

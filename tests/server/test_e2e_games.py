@@ -128,9 +128,14 @@ def test_a_player_and_bots_play_full_hands(hall: HallProcess, game_id: str) -> N
     mine = []
     for result in results:
         settlement = result["settlement"]
-        assert sum(settlement["deltas"]) + settlement["house"] + settlement["fee"] + settlement[
-            "breakage"
-        ] + sum(settlement["clan_share"]) == 0
+        assert (
+            sum(settlement["deltas"])
+            + settlement["house"]
+            + settlement["fee"]
+            + settlement["breakage"]
+            + sum(settlement["clan_share"])
+            == 0
+        )
         if client.player in result["seats"]:
             mine.append(settlement["deltas"][result["seats"].index(client.player)])
     client.send({"type": "leave", "table": table})
