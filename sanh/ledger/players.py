@@ -359,8 +359,12 @@ class Hall:
         accounts: Sequence[str] | None = None,
         holds: Mapping[int, Sequence[Transfer]] | None = None,
         counts_xp: bool | None = None,
+        on_apply: Callable[[TxHandle], None] | None = None,
     ) -> BatchResult:
         """Settle a hand through the ledger and record its progress, exactly once.
+
+        ``on_apply`` runs in the same transaction after the progress records (the hall server
+        writes its event log and hand record there).
 
         :param players: the player id of each seat.
         :param accounts: each seat's money account if not the wallet (``stake:...``).
@@ -406,6 +410,8 @@ class Hall:
                 clan_id = clans.get(players[seat])
                 if xp > 0 and clan_id is not None:
                     tx.execute("UPDATE clans SET xp = xp + ? WHERE id = ?", (xp, clan_id))
+            if on_apply is not None:
+                on_apply(tx)
 
         batch = settlement_batch(
             settlement,
