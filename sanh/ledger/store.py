@@ -220,7 +220,16 @@ class SqliteStore(LedgerStore):
         self._connection = sqlite3.connect(path, isolation_level=None, timeout=30.0)
         self._connection.execute("PRAGMA busy_timeout = 30000")
         if path != ":memory:":
-            self._connection.execute("PRAGMA journal_mode = WAL")
+            # Switching to WAL needs a moment alone with the file and does not wait on the
+            # busy timeout: retry while another opener holds it.
+            for attempt in range(200):
+                try:
+                    self._connection.execute("PRAGMA journal_mode = WAL")
+                    break
+                except sqlite3.OperationalError as error:
+                    if "locked" not in str(error) or attempt == 199:
+                        raise
+                    time.sleep(0.05)
         self._connection.execute("PRAGMA synchronous = FULL")
         self._connection.execute("PRAGMA foreign_keys = ON")
 

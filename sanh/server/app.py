@@ -583,6 +583,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         outcomes = hall.restore()
         if settings.bots_on_start:
             hall.open_system_tables()
+            hall.open_bot_tables()
         log.info(
             "hall started",
             extra={

@@ -24,9 +24,13 @@ log = logging.getLogger("sanh.hall")
 SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any]], ...] = (
     ("tai-xiu-system", "tai-xiu", 100, 50, {}),
     ("three-card-poker-system", "three-card-poker", 1000, 7, {}),
-    ("teen-patti-2020-system", "teen-patti-2020", 1000, 7, {}),
+    ("teen-patti-2020-system", "teen-patti-2020", 1000, 50, {}),
 )
 """(table id, game, bet level L, seats, options) of the house tables opened at start."""
+
+
+BOT_TABLE_STAKE = 1000
+"""The bet level L of the bot tables opened at start (10 gold)."""
 
 
 @dataclass(slots=True)
@@ -71,6 +75,26 @@ class Hall:
             outcomes[table_id] = actor.recover()
             actor.start()
         return outcomes
+
+    def open_bot_tables(self) -> None:
+        """One table of bots per player-vs-player game, with one seat left for a person."""
+        for game_id, game in sorted(REGISTRY.items()):
+            if game.info.banked:
+                continue
+            table_id = f"bots-{game_id}"
+            seats = min(max(game.info.seats_min + 1, 4), game.info.seats_max)
+            actor = self.tables.get(table_id)
+            if actor is None:
+                spec = TableSpec(
+                    game=game_id,
+                    stake=BOT_TABLE_STAKE,
+                    seats=seats,
+                    system=True,
+                    name=game.info.name_vi,
+                )
+                actor = self._add(table_id, spec)
+            if actor.seated == 0:
+                actor.submit("add_bots", None, actor.spec.seats - 1)
 
     def open_system_tables(self) -> None:
         """Open the house tables (those whose game is registered)."""

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from argon2 import PasswordHasher
+
 from sanh.games import find_game
 from sanh.games.base import Settlement
 from sanh.ledger.book import Ledger
@@ -380,7 +382,7 @@ class LedgerBank:
         if rows:
             player = self.services.players.player(int(rows[0][0]))
         else:
-            player, _ = self.services.players.create_guest(display_name=f"Bot {label[-6:]}")
+            player, _ = self.services.bot_players.create_guest(display_name=f"Bot {label[-6:]}")
 
             def work(tx: StoreTx) -> None:
                 tx.execute(
@@ -408,6 +410,10 @@ class WalletServices:
     def __init__(self, ledger: Ledger, config: HallConfig | None = None) -> None:
         self.ledger = ledger
         self.players = Players(ledger, config)
+        # Bots never log in: their guest tokens get the cheapest argon2 parameters.
+        self.bot_players = Players(
+            ledger, config, hasher=PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+        )
         self._migrate()
         self.bank = LedgerBank(self)
         self.accounts = self
