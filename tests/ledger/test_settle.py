@@ -194,7 +194,8 @@ def played_rounds() -> tuple[Round, ...]:
     for game in all_games():
         info = game.info
         for hand in range(HANDS_PER_GAME):
-            seats = info.seats_min + rng.randbelow(info.seats_max - info.seats_min + 1)
+            top = min(info.seats_max, 9)  # house games take up to 100 bettors
+            seats = info.seats_min + rng.randbelow(top - info.seats_min + 1)
             players = _pick_players(rng, seats)
             clans = tuple(_clan_of(p) for p in players)
             stake = 100 * (1 + rng.randbelow(10))
