@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml setup.py sanh/eval/_speedups.c
 install: $(STAMP)
 
 run: install
-	$(BIN)/sanh play
+	$(BIN)/sanh serve
 
 lint: install
 	$(BIN)/ruff check sanh tests benchmarks

@@ -20,7 +20,7 @@ __all__ = ["register"]
 def register(sub: Any) -> None:
     """Add the ``simulate`` subcommand."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "simulate", help="Monte Carlo RTP of every bet, with 95 % confidence intervals"
+        "simulate", help="Monte Carlo RTP of every bet, with 95 %% confidence intervals"
     )
     parser.add_argument("game")
     parser.add_argument("--rounds", type=int, required=True)

@@ -167,7 +167,7 @@ FEE_BP = {"system": 500, "player": 300}
 """The fee in basis points of the profit: 5 % at the system table, 3 % at a player table."""
 MAX_PLACES_PER_SEAT = 60
 """How many :class:`Place` actions one seat may make in one round [DEF]."""
-SEATS_MAX = 6
+SEATS_MAX = 100
 """Seats (bettors, and the host at a player table) per table [DEF]. The engine works for any
 number; the limit keeps the conformance suite's random rounds (50 amount ranges per seat)
 fast."""

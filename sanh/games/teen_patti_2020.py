@@ -355,7 +355,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         name="Teen Patti 20-20",
         name_vi="Teen Patti 20-20",
         seats_min=1,
-        seats_max=8,
+        seats_max=100,
         deck="52",
         banked=True,
         max_actions=8 * (MAX_BETS_PER_SEAT + 1) + 2,

@@ -30,6 +30,7 @@ __all__ = [
     "FORMAT",
     "HandHistory",
     "config_from_json",
+    "config_to_json",
     "dump_history",
     "load_history",
     "record_history",
@@ -57,21 +58,25 @@ def record_history(game: Game[Any], state: Any, *, seed: str | None = None) -> H
     return HandHistory(game.info.id, state.config, tuple(state.history), seed, settlement)
 
 
+def config_to_json(config: TableConfig) -> dict[str, Any]:
+    """The JSON form of a table config (read back by :func:`config_from_json`)."""
+    return {
+        "seats": config.seats,
+        "stake": config.stake,
+        "stacks": list(config.stacks),
+        "options": dict(config.options),
+        "host": config.host,
+        "carry": to_jsonable(config.carry),
+        "clan_members": list(config.clan_members),
+    }
+
+
 def dump_history(history: HandHistory) -> str:
     """The JSON text of a history."""
-    config = history.config
     data = {
         "format": FORMAT,
         "game": history.game,
-        "config": {
-            "seats": config.seats,
-            "stake": config.stake,
-            "stacks": list(config.stacks),
-            "options": dict(config.options),
-            "host": config.host,
-            "carry": to_jsonable(config.carry),
-            "clan_members": list(config.clan_members),
-        },
+        "config": config_to_json(history.config),
         "seed": history.seed,
         "events": [to_jsonable(e) for e in history.events],
         "settlement": history.settlement,

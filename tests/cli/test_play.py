@@ -86,3 +86,19 @@ def test_one_scripted_hand_changes_balance_by_the_settlement(
 def test_unknown_game_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "no-such-game"]) == 2
     assert "unknown game" in capsys.readouterr().err
+
+
+def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from sanh.cli import build_parser
+
+    parser = build_parser()
+    with pytest.raises(SystemExit) as exit_info:
+        parser.parse_args(["--help"])
+    assert exit_info.value.code == 0
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert {"play", "odds", "simulate", "verify", "serve", "audit", "replay"} <= set(commands)
+    for name in commands:
+        with pytest.raises(SystemExit) as exit_info:
+            parser.parse_args([name, "--help"])
+        assert exit_info.value.code == 0, name
+    assert "usage" in capsys.readouterr().out

@@ -1,0 +1,222 @@
+"""Versioned schema migrations for both stores.
+
+Each :class:`Migration` has a version, a name and its statements for SQLite and for
+PostgreSQL. ``schema_migrations`` records the versions applied, and
+:meth:`~sanh.ledger.store.LedgerStore.migrate` applies the ones a database still needs.
+A store applies each migration in its own transaction, holding the write lock (SQLite
+``BEGIN IMMEDIATE``, a PostgreSQL advisory lock), so two processes opening a new database at
+once apply each migration once. Migrations only ever get appended: never edit one that has
+shipped.
+
+Version 1, the ledger::
+
+    accounts(id TEXT PK, flags INT, debits_pending, debits_posted, credits_pending,
+             credits_posted BIGINT >= 0, created_at BIGINT,
+             CHECK flags & 1 OR debits_posted + debits_pending <= credits_posted)
+    batches(id TEXT PK, size INT, digest TEXT, created_at BIGINT)
+    transfers(seq PK, id TEXT UNIQUE, batch_id -> batches, kind, debit_account -> accounts,
+              credit_account -> accounts, amount BIGINT > 0, code, pending_id, reversal_of,
+              memo, timestamp BIGINT, CHECK debit_account <> credit_account,
+              CHECK kind IN (post, void) = pending_id IS NOT NULL)
+    indexes: (debit_account, seq), (credit_account, seq), (batch_id), open holds (seq)
+             WHERE kind = 'pending', UNIQUE (pending_id) and UNIQUE (reversal_of) where set
+
+``transfers`` and ``batches`` refuse UPDATE and DELETE (triggers): corrections are reversing
+transfers. The unique ``pending_id`` lets a hold be posted or voided at most once, and the
+unique ``reversal_of`` lets a transfer be reversed at most once, even against concurrent
+writers.
+
+Version 2, players, progress and clans::
+
+    players(id PK, username UNIQUE, display_name, language, password_hash, guest,
+            created_at, last_login_at)
+    clans(id PK, name, name_key UNIQUE, xp, created_at)
+    clan_members(player_id PK -> players, clan_id -> clans, role, joined_at)
+        with one leader per clan (a partial unique index)
+    player_stats(player_id -> players, game, hands, wins, xp, play_time_ms, PK(player_id, game))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["MIGRATIONS", "Migration", "latest_version"]
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step. ``{now}`` in a statement is replaced by the time in nanoseconds."""
+
+    version: int
+    name: str
+    sqlite: tuple[str, ...]
+    postgresql: tuple[str, ...]
+
+    def statements(self, dialect: str) -> tuple[str, ...]:
+        """The statements for ``"sqlite"`` or ``"postgresql"``."""
+        return self.sqlite if dialect == "sqlite" else self.postgresql
+
+
+_ACCOUNTS = """
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    flags INTEGER NOT NULL DEFAULT 0,
+    debits_pending BIGINT NOT NULL DEFAULT 0 CHECK (debits_pending >= 0),
+    debits_posted BIGINT NOT NULL DEFAULT 0 CHECK (debits_posted >= 0),
+    credits_pending BIGINT NOT NULL DEFAULT 0 CHECK (credits_pending >= 0),
+    credits_posted BIGINT NOT NULL DEFAULT 0 CHECK (credits_posted >= 0),
+    created_at BIGINT NOT NULL,
+    CHECK ((flags & 1) = 1 OR debits_posted + debits_pending <= credits_posted)
+)"""
+
+_BATCHES = """
+CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    size INTEGER NOT NULL CHECK (size >= 0),
+    digest TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+)"""
+
+_TRANSFERS = """
+CREATE TABLE transfers (
+    seq {serial},
+    id TEXT NOT NULL UNIQUE,
+    batch_id TEXT REFERENCES batches (id),
+    kind TEXT NOT NULL CHECK (kind IN ('single', 'pending', 'post', 'void')),
+    debit_account TEXT NOT NULL REFERENCES accounts (id),
+    credit_account TEXT NOT NULL REFERENCES accounts (id),
+    amount BIGINT NOT NULL CHECK (amount > 0),
+    code TEXT NOT NULL,
+    pending_id TEXT,
+    reversal_of TEXT,
+    memo TEXT NOT NULL DEFAULT '',
+    timestamp BIGINT NOT NULL,
+    CHECK (debit_account <> credit_account),
+    CHECK ((kind IN ('post', 'void')) = (pending_id IS NOT NULL))
+)"""
+
+_LEDGER_INDEXES = (
+    "CREATE INDEX transfers_by_debit ON transfers (debit_account, seq)",
+    "CREATE INDEX transfers_by_credit ON transfers (credit_account, seq)",
+    "CREATE INDEX transfers_by_batch ON transfers (batch_id)",
+    "CREATE INDEX transfers_holds ON transfers (seq) WHERE kind = 'pending'",
+    "CREATE UNIQUE INDEX transfers_resolve_once ON transfers (pending_id)"
+    " WHERE pending_id IS NOT NULL",
+    "CREATE UNIQUE INDEX transfers_reverse_once ON transfers (reversal_of)"
+    " WHERE reversal_of IS NOT NULL",
+    "INSERT INTO accounts (id, flags, created_at) VALUES"
+    " ('issuer', 1, {now}), ('house', 1, {now}), ('fees', 0, {now}), ('breakage', 0, {now})",
+)
+
+_SQLITE_IMMUTABLE = tuple(
+    f"CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table}"
+    f" BEGIN SELECT RAISE(ABORT, 'ledger rows are immutable: {table}'); END"
+    for table in ("transfers", "batches")
+    for verb in ("update", "delete")
+)
+
+_PG_IMMUTABLE = (
+    """CREATE FUNCTION sanh_reject_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'ledger rows are immutable: %', TG_TABLE_NAME;
+END
+$$""",
+    *(
+        f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table}"
+        " FOR EACH ROW EXECUTE FUNCTION sanh_reject_change()"
+        for table in ("transfers", "batches")
+    ),
+    *(
+        f"CREATE TRIGGER {table}_no_truncate BEFORE TRUNCATE ON {table}"
+        " FOR EACH STATEMENT EXECUTE FUNCTION sanh_reject_change()"
+        for table in ("transfers", "batches")
+    ),
+)
+
+_SQLITE_SERIAL = "INTEGER PRIMARY KEY"
+_PG_SERIAL = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+
+_PLAYERS = """
+CREATE TABLE players (
+    id {serial},
+    username TEXT NOT NULL UNIQUE,
+    display_name TEXT NOT NULL,
+    language TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    guest INTEGER NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL,
+    last_login_at BIGINT
+)"""
+
+_CLANS = """
+CREATE TABLE clans (
+    id {serial},
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    xp BIGINT NOT NULL DEFAULT 0 CHECK (xp >= 0),
+    created_at BIGINT NOT NULL
+)"""
+
+_PLAYER_TABLES = (
+    """CREATE TABLE clan_members (
+    player_id BIGINT PRIMARY KEY REFERENCES players (id),
+    clan_id BIGINT NOT NULL REFERENCES clans (id),
+    role TEXT NOT NULL CHECK (role IN ('leader', 'officer', 'member')),
+    joined_at BIGINT NOT NULL
+)""",
+    "CREATE UNIQUE INDEX clan_one_leader ON clan_members (clan_id) WHERE role = 'leader'",
+    "CREATE INDEX clan_members_by_clan ON clan_members (clan_id)",
+    """CREATE TABLE player_stats (
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    game TEXT NOT NULL,
+    hands BIGINT NOT NULL DEFAULT 0,
+    wins BIGINT NOT NULL DEFAULT 0,
+    xp BIGINT NOT NULL DEFAULT 0,
+    play_time_ms BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (player_id, game)
+)""",
+)
+
+_SQLITE_PLAYER_SERIAL = "INTEGER PRIMARY KEY AUTOINCREMENT"
+_PG_PLAYER_SERIAL = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1,
+        "ledger: accounts, batches, immutable transfers, system accounts",
+        sqlite=(
+            _ACCOUNTS,
+            _BATCHES,
+            _TRANSFERS.replace("{serial}", _SQLITE_SERIAL),
+            *_LEDGER_INDEXES,
+            *_SQLITE_IMMUTABLE,
+        ),
+        postgresql=(
+            _ACCOUNTS,
+            _BATCHES,
+            _TRANSFERS.replace("{serial}", _PG_SERIAL),
+            *_LEDGER_INDEXES,
+            *_PG_IMMUTABLE,
+        ),
+    ),
+    Migration(
+        2,
+        "players, per-game progress, clans",
+        sqlite=(
+            _PLAYERS.replace("{serial}", _SQLITE_PLAYER_SERIAL),
+            _CLANS.replace("{serial}", _SQLITE_PLAYER_SERIAL),
+            *_PLAYER_TABLES,
+        ),
+        postgresql=(
+            _PLAYERS.replace("{serial}", _PG_PLAYER_SERIAL),
+            _CLANS.replace("{serial}", _PG_PLAYER_SERIAL),
+            *_PLAYER_TABLES,
+        ),
+    ),
+)
+"""Every migration, in order of version."""
+
+
+def latest_version() -> int:
+    """The version a fully migrated database has."""
+    return MIGRATIONS[-1].version

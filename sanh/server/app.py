@@ -1,0 +1,709 @@
+"""The ASGI app: the HTTP API (OpenAPI at /openapi.json), the WebSocket at /ws, the web client.
+
+``create_app(settings, services)`` builds a Starlette app around a :class:`~sanh.server.hall.Hall`.
+Every HTTP body is a typed msgspec struct; every error is JSON ``{"error": code, "message": ...}``
+with a status from :mod:`starlette.status`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+from starlette import status
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sanh.errors import ConfigError
+from sanh.games import REGISTRY
+from sanh.notation.jsonable import to_jsonable
+from sanh.server import protocol as p
+from sanh.server.hall import Hall
+from sanh.server.services import PlayerInfo
+from sanh.server.settings import Settings
+from sanh.server.table import Connection
+
+__all__ = ["HallServices", "create_app"]
+
+log = logging.getLogger("sanh.server")
+WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
+T = TypeVar("T")
+
+
+# ----- request bodies ------------------------------------------------------------------------
+class RegisterRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Create an account."""
+
+    username: str
+    password: str
+    name: str | None = None
+    language: str = "vi"
+
+
+class LoginRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Log in."""
+
+    username: str
+    password: str
+
+
+class GuestRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Play as a guest."""
+
+    name: str | None = None
+    language: str = "vi"
+
+
+class CreateTableRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """A new table with the host's options."""
+
+    game: str
+    stake: int
+    seats: int | None = None
+    options: dict[str, str | int | bool] = {}
+    quick: bool = False
+    private: bool = False
+    bots: int = 0
+    name: str = ""
+
+
+class BotsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Fill empty seats with bots."""
+
+    count: int = 1
+
+
+class ClanRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Create a clan."""
+
+    name: str
+
+
+class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Change display name or language."""
+
+    name: str | None = None
+    language: str | None = None
+
+
+class HallServices(Protocol):
+    """What the app needs from the wallet: accounts, sessions, clans, money and recall.
+
+    Implemented over the ledger in :mod:`sanh.server.wallet_services`.
+    """
+
+    @property
+    def bank(self) -> Any: ...
+
+    @property
+    def accounts(self) -> Any: ...
+
+    @property
+    def recall(self) -> Any: ...
+
+
+class ApiError(Exception):
+    """An HTTP error with a typed code."""
+
+    def __init__(self, status_code: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.code = code
+        self.message = message
+
+
+def _json(data: Any, status_code: int = status.HTTP_200_OK) -> Response:
+    return Response(
+        msgspec.json.encode(data), status_code=status_code, media_type="application/json"
+    )
+
+
+async def _body(request: Request, kind: type[T]) -> T:
+    raw = await request.body()
+    if len(raw) > 16_384:
+        raise ApiError(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", "body too large")
+    try:
+        return msgspec.json.decode(raw or b"{}", type=kind)
+    except msgspec.DecodeError as exc:
+        raise ApiError(status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", str(exc)) from None
+
+
+def create_app(settings: Settings, services: HallServices, hall: Hall | None = None) -> Starlette:
+    """The hall's ASGI app."""
+    hall = hall if hall is not None else Hall(settings, services.bank)
+    accounts = services.accounts
+
+    def player_of(request: Request) -> PlayerInfo:
+        header = request.headers.get("authorization", "")
+        token = header.removeprefix("Bearer ").strip() or request.query_params.get("token", "")
+        player = accounts.by_token(token) if token else None
+        if player is None:
+            raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", "log in first")
+        return player  # type: ignore[no-any-return]
+
+    def endpoint(
+        handler: Callable[[Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ApiError as exc:
+                hall.metrics.errors[exc.code] = hall.metrics.errors.get(exc.code, 0) + 1
+                return JSONResponse(
+                    {"error": exc.code, "message": exc.message}, status_code=exc.status_code
+                )
+            except ConfigError as exc:
+                return JSONResponse(
+                    {"error": "bad_config", "message": str(exc)},
+                    status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+                )
+
+        wrapped.__name__ = handler.__name__
+        wrapped.__doc__ = handler.__doc__
+        return wrapped
+
+    # ----- accounts -------------------------------------------------------------------------
+    @endpoint
+    async def register(request: Request) -> Response:
+        """Create an account and a session; returns the token."""
+        body = await _body(request, RegisterRequest)
+        try:
+            player = accounts.register(body.username, body.password, body.name, body.language)
+        except ValueError as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+        return _json(session_body(player), status.HTTP_201_CREATED)
+
+    @endpoint
+    async def login(request: Request) -> Response:
+        """Log in with a username and password; returns a session token."""
+        body = await _body(request, LoginRequest)
+        player = accounts.login(body.username, body.password)
+        if player is None:
+            raise ApiError(status.HTTP_401_UNAUTHORIZED, "bad_credentials", "wrong credentials")
+        return _json(session_body(player))
+
+    @endpoint
+    async def guest(request: Request) -> Response:
+        """Create a guest account and session."""
+        body = await _body(request, GuestRequest)
+        player = accounts.guest(body.name, body.language)
+        return _json(session_body(player), status.HTTP_201_CREATED)
+
+    def session_body(player: PlayerInfo) -> dict[str, Any]:
+        return {
+            "token": accounts.new_session(player.id),
+            "player": player.id,
+            "name": player.name,
+            "language": player.language,
+        }
+
+    @endpoint
+    async def me(request: Request) -> Response:
+        """Profile: name, language, balance, XP and play time per game, clan."""
+        player = player_of(request)
+        if request.method == "PATCH":
+            body = await _body(request, ProfileRequest)
+            accounts.update_profile(player.id, name=body.name, language=body.language)
+        return _json(accounts.profile(player.id))
+
+    @endpoint
+    async def statement(request: Request) -> Response:
+        """The player's transfers, newest first (read-only)."""
+        player = player_of(request)
+        limit = min(int(request.query_params.get("limit", "50")), 500)
+        return _json({"transfers": accounts.statement(player.id, limit)})
+
+    # ----- clans ------------------------------------------------------------------------------
+    @endpoint
+    async def clans(request: Request) -> Response:
+        """List clans (GET) or create one (POST)."""
+        if request.method == "GET":
+            return _json({"clans": accounts.clans()})
+        player = player_of(request)
+        body = await _body(request, ClanRequest)
+        try:
+            clan = accounts.create_clan(player.id, body.name)
+        except ValueError as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+        return _json(clan, status.HTTP_201_CREATED)
+
+    @endpoint
+    async def clan_join(request: Request) -> Response:
+        """Join a clan."""
+        player = player_of(request)
+        try:
+            return _json(accounts.join_clan(player.id, request.path_params["clan"]))
+        except ValueError as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+
+    @endpoint
+    async def clan_leave(request: Request) -> Response:
+        """Leave one's clan."""
+        player = player_of(request)
+        try:
+            accounts.leave_clan(player.id)
+        except ValueError as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+        return _json({"ok": True})
+
+    # ----- lobby and tables -------------------------------------------------------------------
+    @endpoint
+    async def games(request: Request) -> Response:
+        """Every registered game with its seats, deck and rule options."""
+        out = []
+        for game in REGISTRY.values():
+            info = game.info
+            out.append(
+                {
+                    "id": info.id,
+                    "name": info.name,
+                    "name_vi": info.name_vi,
+                    "seats_min": info.seats_min,
+                    "seats_max": info.seats_max,
+                    "deck": info.deck,
+                    "banked": info.banked,
+                    "options": [to_jsonable(o) for o in info.options],
+                    "actions": [cls.__name__ for cls in info.action_types],
+                }
+            )
+        return _json({"games": sorted(out, key=lambda g: g["id"])})
+
+    @endpoint
+    async def lobby(request: Request) -> Response:
+        """Tables, filtered by ``game``, ``stake_min``, ``stake_max``, ``open_seats``."""
+        q = request.query_params
+        try:
+            tables = hall.lobby(
+                game=q.get("game") or None,
+                stake_min=int(q["stake_min"]) if q.get("stake_min") else None,
+                stake_max=int(q["stake_max"]) if q.get("stake_max") else None,
+                open_seats=q.get("open_seats") in {"1", "true"},
+            )
+        except ValueError:
+            raise ApiError(
+                status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", "bad filter"
+            ) from None
+        return _json({"tables": tables})
+
+    @endpoint
+    async def create_table(request: Request) -> Response:
+        """Create a table with the host's options (private tables get an invite code)."""
+        player = player_of(request)
+        body = await _body(request, CreateTableRequest)
+        actor = hall.create_table(
+            game=body.game,
+            stake=body.stake,
+            seats=body.seats,
+            options=dict(body.options),
+            quick=body.quick,
+            private=body.private,
+            host=player.id,
+            name=body.name,
+        )
+        if body.bots:
+            await actor.call("add_bots", None, body.bots)
+        entry = actor.lobby_entry()
+        entry["invite_code"] = actor.spec.invite_code
+        return _json(entry, status.HTTP_201_CREATED)
+
+    @endpoint
+    async def table_info(request: Request) -> Response:
+        """One table (private tables need ``invite_code`` unless you host them)."""
+        actor = hall.tables.get(request.path_params["table"])
+        if actor is None:
+            code = request.path_params["table"]
+            actor = hall.by_invite(code)
+        if actor is None:
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", "no such table")
+        return _json(actor.lobby_entry())
+
+    @endpoint
+    async def add_bots(request: Request) -> Response:
+        """The host fills empty seats with bots."""
+        player = player_of(request)
+        actor = hall.tables.get(request.path_params["table"])
+        if actor is None:
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", "no such table")
+        if actor.spec.host != player.id:
+            raise ApiError(status.HTTP_403_FORBIDDEN, "not_host", "only the host can add bots")
+        body = await _body(request, BotsRequest)
+        await actor.call("add_bots", None, max(0, min(body.count, actor.spec.seats)))
+        return _json(actor.lobby_entry())
+
+    # ----- recall --------------------------------------------------------------------------------
+    @endpoint
+    async def recall_list(request: Request) -> Response:
+        """The player's last hands (newest first): own cards, actions, public cards, result."""
+        player = player_of(request)
+        limit = min(int(request.query_params.get("limit", "20")), 100)
+        return _json({"hands": services.recall.hands_for(player.id, limit)})
+
+    @endpoint
+    async def recall_one(request: Request) -> Response:
+        """One hand as the player saw it."""
+        player = player_of(request)
+        hand = services.recall.hand_for(player.id, request.path_params["hand"])
+        if hand is None:
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_hand", "no such hand of yours")
+        return _json(hand)
+
+    # ----- operations ----------------------------------------------------------------------------
+    async def healthz(request: Request) -> Response:
+        """Liveness: 200 while the hall runs its tables."""
+        alive = all(
+            actor.task is not None and not actor.task.done() for actor in hall.tables.values()
+        )
+        code = status.HTTP_200_OK if alive else status.HTTP_503_SERVICE_UNAVAILABLE
+        return JSONResponse({"ok": alive, "tables": len(hall.tables)}, status_code=code)
+
+    async def metrics(request: Request) -> Response:
+        """Prometheus text format."""
+        m = hall.metrics
+        lines = [
+            "# HELP sanh_connections Open WebSocket connections.",
+            "# TYPE sanh_connections gauge",
+            f"sanh_connections {m.connections}",
+            "# HELP sanh_messages_in_total WebSocket messages received.",
+            "# TYPE sanh_messages_in_total counter",
+            f"sanh_messages_in_total {m.messages_in}",
+            "# HELP sanh_actions_total Actions accepted.",
+            "# TYPE sanh_actions_total counter",
+            f"sanh_actions_total {m.actions}",
+            "# HELP sanh_tables Open tables.",
+            "# TYPE sanh_tables gauge",
+            f"sanh_tables {len(hall.tables)}",
+            "# HELP sanh_hands_total Hands completed per game.",
+            "# TYPE sanh_hands_total counter",
+        ]
+        per_game: dict[str, int] = {}
+        for actor in hall.tables.values():
+            per_game[actor.game.info.id] = (
+                per_game.get(actor.game.info.id, 0) + actor.hands_completed
+            )
+        for game_id, count in sorted(per_game.items()):
+            lines.append(f'sanh_hands_total{{game="{game_id}"}} {count}')
+        lines += [
+            "# HELP sanh_errors_total Refused requests by code.",
+            "# TYPE sanh_errors_total counter",
+        ]
+        for code, count in sorted(m.errors.items()):
+            lines.append(f'sanh_errors_total{{code="{code}"}} {count}')
+        lines += [
+            "# HELP sanh_uptime_seconds Seconds since start.",
+            "# TYPE sanh_uptime_seconds gauge",
+            f"sanh_uptime_seconds {time.time() - m.started_at:.1f}",
+        ]
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
+
+    async def openapi(request: Request) -> Response:
+        """The OpenAPI document of the HTTP API."""
+        return JSONResponse(openapi_document(routes))
+
+    # ----- WebSocket -----------------------------------------------------------------------------
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        hall.metrics.connections += 1
+        conn: Connection | None = None
+        writer: asyncio.Task[None] | None = None
+        bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
+        strikes = 0
+        try:
+            token = websocket.query_params.get("token")
+            player = accounts.by_token(token) if token else None
+            if player is not None:
+                conn = Connection(player)
+                writer = asyncio.create_task(_writer(websocket, conn, hall))
+                conn.send(
+                    p.Welcome(
+                        player=player.id, name=player.name, balance=services.bank.balance(player.id)
+                    )
+                )
+            while True:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                data = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
+                hall.metrics.messages_in += 1
+                problem = _check_frame(data, bucket, settings)
+                if problem is not None:
+                    strikes += 1
+                    await _send_error(websocket, conn, hall, problem[0], problem[1])
+                    if strikes > 200:
+                        await websocket.close(code=status.WS_1008_POLICY_VIOLATION)
+                        break
+                    continue
+                assert data is not None
+                try:
+                    message = p.decode_client(data)
+                except msgspec.ValidationError as exc:
+                    code = p.ErrorCode.UNKNOWN_TYPE if "type" in str(exc) else p.ErrorCode.MALFORMED
+                    await _send_error(websocket, conn, hall, code, str(exc))
+                    continue
+                except msgspec.DecodeError as exc:
+                    await _send_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
+                    continue
+                if isinstance(message, p.Hello):
+                    if message.protocol != p.PROTOCOL_VERSION:
+                        await _send_error(
+                            websocket,
+                            conn,
+                            hall,
+                            p.ErrorCode.BAD_PROTOCOL,
+                            f"this server speaks protocol {p.PROTOCOL_VERSION}",
+                        )
+                        continue
+                    player = accounts.by_token(message.token)
+                    if player is None:
+                        await _send_error(
+                            websocket,
+                            conn,
+                            hall,
+                            p.ErrorCode.UNAUTHENTICATED,
+                            "unknown or expired token",
+                        )
+                        continue
+                    if conn is None:
+                        conn = Connection(player)
+                        writer = asyncio.create_task(_writer(websocket, conn, hall))
+                    conn.send(
+                        p.Welcome(
+                            player=player.id,
+                            name=player.name,
+                            balance=services.bank.balance(player.id),
+                        )
+                    )
+                    continue
+                if conn is None:
+                    await _send_error(
+                        websocket,
+                        conn,
+                        hall,
+                        p.ErrorCode.UNAUTHENTICATED,
+                        "say hello with a session token first",
+                    )
+                    continue
+                if isinstance(message, p.Ping):
+                    conn.send(p.Pong())
+                    continue
+                dispatch(conn, message)
+                if conn.closed:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hall.metrics.connections -= 1
+            if conn is not None:
+                for table_id in list(conn.tables):
+                    actor = hall.tables.get(table_id)
+                    if actor is not None:
+                        actor.submit("disconnect", conn)
+                conn.close()
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await writer
+
+    def dispatch(conn: Connection, message: p.ClientMessage) -> None:
+        table_id = getattr(message, "table", None)
+        if isinstance(message, p.Resume):
+            for candidate in hall.tables.values():
+                if any(
+                    s is not None and s.resume_token == message.resume_token
+                    for s in candidate.seats
+                ):
+                    candidate.submit("resume", conn, message.resume_token)
+                    return
+            conn.send(p.Error(code=p.ErrorCode.BAD_RESUME, message="no seat for this token"))
+            return
+        actor = hall.tables.get(table_id) if table_id else None
+        if actor is None and isinstance(message, p.Join) and table_id:
+            actor = hall.by_invite(table_id)
+        if actor is None:
+            conn.send(
+                p.Error(
+                    code=p.ErrorCode.NO_SUCH_TABLE, message=f"no table {table_id!r}", table=table_id
+                )
+            )
+            return
+        if isinstance(message, p.Join):
+            actor.submit(
+                "join", conn, message.invite_code or (table_id if table_id != actor.id else None)
+            )
+        elif isinstance(message, p.Leave):
+            actor.submit("leave", conn)
+        elif isinstance(message, p.Sit):
+            actor.submit("sit", conn, message.seat)
+        elif isinstance(message, p.Stand):
+            actor.submit("stand", conn)
+        elif isinstance(message, p.BuyIn):
+            actor.submit("buyin", conn, message.amount)
+        elif isinstance(message, p.Act):
+            hall.metrics.actions += 1
+            actor.submit("act", conn, message)
+        elif isinstance(message, p.AddBots):
+            actor.submit("add_bots", conn, max(0, min(message.count, actor.spec.seats)))
+
+    routes = [
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/me", me, methods=["GET", "PATCH"]),
+        Route("/api/statement", statement, methods=["GET"]),
+        Route("/api/clans", clans, methods=["GET", "POST"]),
+        Route("/api/clans/{clan}/join", clan_join, methods=["POST"]),
+        Route("/api/clans/leave", clan_leave, methods=["POST"]),
+        Route("/api/games", games, methods=["GET"]),
+        Route("/api/lobby", lobby, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table}", table_info, methods=["GET"]),
+        Route("/api/tables/{table}/bots", add_bots, methods=["POST"]),
+        Route("/api/recall", recall_list, methods=["GET"]),
+        Route("/api/recall/{hand}", recall_one, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        WebSocketRoute("/ws", ws),
+    ]
+    if WEB_ROOT.is_dir():
+        routes.append(Mount("/", app=StaticFiles(directory=WEB_ROOT, html=True), name="web"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        started = time.monotonic()
+        outcomes = hall.restore()
+        if settings.bots_on_start:
+            hall.open_system_tables()
+            hall.open_bot_tables()
+        log.info(
+            "hall started",
+            extra={
+                "tables": len(hall.tables),
+                "restored": outcomes,
+                "resume_s": round(time.monotonic() - started, 3),
+            },
+        )
+        yield
+        await hall.close()
+
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hall = hall
+    app.state.services = services
+    return app
+
+
+class _Bucket:
+    """A token bucket for the per-connection rate limit."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def _check_frame(
+    data: str | bytes | None, bucket: _Bucket, settings: Settings
+) -> tuple[p.ErrorCode, str] | None:
+    if data is None:
+        return p.ErrorCode.MALFORMED, "empty frame"
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > settings.max_message_bytes:
+        return p.ErrorCode.TOO_LARGE, f"frames are limited to {settings.max_message_bytes} bytes"
+    if not bucket.take():
+        return p.ErrorCode.RATE_LIMITED, "too many messages; slow down"
+    return None
+
+
+async def _send_error(
+    websocket: WebSocket, conn: Connection | None, hall: Hall, code: p.ErrorCode, message: str
+) -> None:
+    hall.metrics.errors[code.value] = hall.metrics.errors.get(code.value, 0) + 1
+    error = p.Error(code=code, message=message[:300])
+    if conn is not None:
+        conn.send(error)
+    else:
+        await websocket.send_text(p.encode(error).decode())
+
+
+async def _writer(websocket: WebSocket, conn: Connection, hall: Hall) -> None:
+    while True:
+        data = await conn.outbox.get()
+        if data is None:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+            return
+        hall.metrics.messages_out += 1
+        await websocket.send_text(data.decode())
+
+
+def openapi_document(routes: list[Any]) -> dict[str, Any]:
+    """An OpenAPI 3.1 document for the HTTP routes, with msgspec schemas for the bodies."""
+    bodies = {
+        "/api/register": RegisterRequest,
+        "/api/login": LoginRequest,
+        "/api/guest": GuestRequest,
+        "/api/tables": CreateTableRequest,
+        "/api/tables/{table}/bots": BotsRequest,
+        "/api/clans": ClanRequest,
+        "/api/me": ProfileRequest,
+    }
+    (schemas, components) = msgspec.json.schema_components(
+        list(bodies.values()), ref_template="#/components/schemas/{name}"
+    )
+    refs = dict(zip(bodies, schemas, strict=True))
+    paths: dict[str, Any] = {}
+    for route in routes:
+        if not isinstance(route, Route):
+            continue
+        entry: dict[str, Any] = {}
+        for method in sorted(route.methods or ()):
+            if method == "HEAD":
+                continue
+            operation: dict[str, Any] = {
+                "summary": (route.endpoint.__doc__ or "").strip().splitlines()[0]
+                if route.endpoint.__doc__
+                else route.path,
+                "responses": {"200": {"description": "OK"}, "4XX": {"description": "typed error"}},
+            }
+            if method in {"POST", "PATCH"} and route.path in refs:
+                operation["requestBody"] = {
+                    "content": {"application/json": {"schema": refs[route.path]}}
+                }
+            if route.path.startswith("/api/") and route.path not in {
+                "/api/register",
+                "/api/login",
+                "/api/guest",
+                "/api/games",
+                "/api/lobby",
+            }:
+                operation["security"] = [{"bearer": []}]
+            entry[method.lower()] = operation
+        paths[route.path] = entry
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "sanh hall", "version": "1", "description": "Play money only."},
+        "paths": paths,
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

@@ -1,0 +1,204 @@
+"""The hall: every table actor, the lobby, and the connections, over the wallet's services."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sanh.cards.rng import Rng
+from sanh.errors import ConfigError
+from sanh.games import REGISTRY, find_game
+from sanh.games.base import TableConfig
+from sanh.server.services import Bank
+from sanh.server.settings import Settings
+from sanh.server.table import TableActor, TableSpec
+
+__all__ = ["SYSTEM_TABLES", "Hall", "Metrics"]
+
+log = logging.getLogger("sanh.hall")
+
+SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any]], ...] = (
+    ("tai-xiu-system", "tai-xiu", 100, 50, {}),
+    ("three-card-poker-system", "three-card-poker", 1000, 7, {}),
+    ("teen-patti-2020-system", "teen-patti-2020", 1000, 50, {}),
+)
+"""(table id, game, bet level L, seats, options) of the house tables opened at start."""
+
+
+BOT_TABLE_STAKE = 1000
+"""The bet level L of the bot tables opened at start (10 gold)."""
+
+
+@dataclass(slots=True)
+class Metrics:
+    """Counters exported at /metrics."""
+
+    connections: int = 0
+    messages_in: int = 0
+    messages_out: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    actions: int = 0
+    started_at: float = field(default_factory=time.time)
+
+
+class Hall:
+    """Owns the tables and the lobby."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        bank: Bank,
+        *,
+        rng_factory: Callable[[str], Rng] | None = None,
+        on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.bank = bank
+        self.rng_factory = rng_factory
+        self.on_hand_end = on_hand_end
+        self.tables: dict[str, TableActor] = {}
+        self.metrics = Metrics()
+        self._counter = 0
+
+    def restore(self) -> dict[str, str]:
+        """Rebuild every recorded table after a start (see :meth:`TableActor.recover`)."""
+        outcomes: dict[str, str] = {}
+        for table_id, data in self.bank.saved_tables():
+            if table_id in self.tables or data.get("game") not in REGISTRY:
+                continue
+            spec = TableSpec(**data)
+            actor = self._add(table_id, spec, start=False)
+            outcomes[table_id] = actor.recover()
+            actor.start()
+        return outcomes
+
+    def open_bot_tables(self) -> None:
+        """One table of bots per player-vs-player game, with one seat left for a person."""
+        for game_id, game in sorted(REGISTRY.items()):
+            if game.info.banked:
+                continue
+            table_id = f"bots-{game_id}"
+            seats = min(max(game.info.seats_min + 1, 4), game.info.seats_max)
+            actor = self.tables.get(table_id)
+            if actor is None:
+                spec = TableSpec(
+                    game=game_id,
+                    stake=BOT_TABLE_STAKE,
+                    seats=seats,
+                    system=True,
+                    name=game.info.name_vi,
+                )
+                actor = self._add(table_id, spec)
+            if actor.seated == 0:
+                actor.submit("add_bots", None, actor.spec.seats - 1)
+
+    def open_system_tables(self) -> None:
+        """Open the house tables (those whose game is registered)."""
+        for table_id, game_id, stake, seats, options in SYSTEM_TABLES:
+            if game_id in REGISTRY and table_id not in self.tables:
+                game = REGISTRY[game_id]
+                spec = TableSpec(
+                    game=game_id,
+                    stake=stake,
+                    seats=min(seats, game.info.seats_max),
+                    options=options,
+                    system=True,
+                    name=game.info.name_vi,
+                )
+                self._add(table_id, spec)
+
+    def _add(self, table_id: str, spec: TableSpec, *, start: bool = True) -> TableActor:
+        actor = TableActor(
+            table_id,
+            spec,
+            bank=self.bank,
+            settings=self.settings,
+            rng_factory=self.rng_factory,
+            on_hand_end=self.on_hand_end,
+        )
+        self.tables[table_id] = actor
+        self.bank.save_table(table_id, actor.spec_json())
+        if start:
+            actor.start()
+        return actor
+
+    def create_table(
+        self,
+        *,
+        game: str,
+        stake: int,
+        seats: int | None,
+        options: dict[str, Any],
+        quick: bool,
+        private: bool,
+        host: str | None,
+        name: str = "",
+    ) -> TableActor:
+        """Create a player-hosted table. :raises ConfigError: if the setup is impossible."""
+        try:
+            rules = find_game(game)
+        except KeyError as exc:
+            raise ConfigError(str(exc.args[0])) from None
+        info = rules.info
+        count = seats if seats is not None else info.seats_max
+        if not info.seats_min <= count <= info.seats_max:
+            raise ConfigError(f"{info.id} seats {info.seats_min}..{info.seats_max}, not {count}")
+        if stake <= 0 or stake > 100_000_000:
+            raise ConfigError("the bet level must be between 0.01 and 1,000,000 gold")
+        # Validate the options against the game (unknown names and bad values are refused).
+        rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
+        table_id = "t" + secrets.token_hex(4)
+        spec = TableSpec(
+            game=info.id,
+            stake=stake,
+            seats=count,
+            options=options,
+            quick=quick,
+            private=private,
+            invite_code=secrets.token_hex(3).upper() if private else None,
+            host=host,
+            name=name,
+        )
+        return self._add(table_id, spec)
+
+    def lobby(
+        self,
+        *,
+        game: str | None = None,
+        stake_min: int | None = None,
+        stake_max: int | None = None,
+        open_seats: bool = False,
+    ) -> list[dict[str, Any]]:
+        """Public tables with filters (private tables are reached by invite code)."""
+        out = []
+        for actor in self.tables.values():
+            if actor.spec.private:
+                continue
+            entry = actor.lobby_entry()
+            if game is not None and entry["game"] != game:
+                continue
+            if stake_min is not None and entry["stake"] < stake_min:
+                continue
+            if stake_max is not None and entry["stake"] > stake_max:
+                continue
+            if open_seats and entry["seated"] >= entry["seats"]:
+                continue
+            out.append(entry)
+        out.sort(key=lambda e: (not e["system"], e["game"], e["stake"], e["id"]))
+        return out
+
+    def by_invite(self, code: str) -> TableActor | None:
+        """The private table with this invite code."""
+        for actor in self.tables.values():
+            if actor.spec.private and actor.spec.invite_code == code.strip().upper():
+                return actor
+        return None
+
+    async def close(self) -> None:
+        """Stop every table actor."""
+        for actor in list(self.tables.values()):
+            await actor.stop()

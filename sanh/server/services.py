@@ -1,0 +1,117 @@
+"""The ports the hall server needs from the wallet: players and money.
+
+The server never touches balances itself: every chip moves through :class:`Bank`, which the
+ledger implements (:mod:`sanh.server.ledger_bank`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sanh.games.base import Settlement
+
+__all__ = ["Bank", "HandOpen", "PlayerInfo", "Players"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A signed-in player."""
+
+    id: str
+    name: str
+    language: str = "vi"
+    guest: bool = False
+    bot: bool = False
+
+
+class Players(Protocol):
+    """Authentication of WebSocket connections."""
+
+    def by_token(self, token: str) -> PlayerInfo | None:
+        """The player of a session token, or None."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class HandOpen:
+    """The outcome of opening a hand: the players whose commitment was held."""
+
+    held: dict[str, int]
+    refused: tuple[str, ...]
+
+
+class Bank(Protocol):
+    """Money for tables. Every method is atomic: all of it happens or none of it."""
+
+    def balance(self, player: str) -> int:
+        """The player's available balance (minor units)."""
+        ...
+
+    def buy_in(self, table: str, player: str, amount: int) -> bool:
+        """Move ``amount`` from the player's account to their stake at the table."""
+        ...
+
+    def cash_out(self, table: str, player: str) -> int:
+        """Return the player's whole table stake to their account; the amount returned."""
+        ...
+
+    def table_stake(self, table: str, player: str) -> int:
+        """The player's stake at the table (Tẩy games)."""
+        ...
+
+    def open_hand(
+        self, table: str, hand: int, caps: dict[str, int], event: dict[str, Any]
+    ) -> HandOpen:
+        """Hold each player's commitment cap for the hand and log the hand's first event."""
+        ...
+
+    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
+        """Append one accepted command or chance outcome to the table's event log."""
+        ...
+
+    def settle_hand(
+        self,
+        table: str,
+        hand: int,
+        players: list[str | None],
+        settlement: Settlement,
+        *,
+        staked: bool,
+        game: str,
+        event: dict[str, Any],
+    ) -> None:
+        """Release the holds and post the settlement as one linked batch, with its event."""
+        ...
+
+    def void_hand(self, table: str, hand: int, reason: str) -> None:
+        """Release every hold of the hand (a refund) and log why."""
+        ...
+
+    def save_table(self, table: str, spec: dict[str, Any]) -> None:
+        """Record a table so that a restart rebuilds it."""
+        ...
+
+    def saved_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every open table recorded."""
+        ...
+
+    def last_hand(self, table: str) -> int:
+        """The highest hand number logged at the table."""
+        ...
+
+    def unfinished_hand(self, table: str) -> tuple[int, list[dict[str, Any]]] | None:
+        """The last hand if it was opened but not settled or voided, with its events."""
+        ...
+
+    def stakes_at(self, table: str) -> list[str]:
+        """Players with a stake at the table."""
+        ...
+
+    def player_info(self, player_id: str) -> PlayerInfo:
+        """A player or bot by id."""
+        ...
+
+    def bot_player(self, label: str) -> PlayerInfo:
+        """A bot player with a funded wallet (the same one for the same label)."""
+        ...

@@ -1,0 +1,616 @@
+"""The hall server's services over the wallet: sessions, accounts, money, event log, recall.
+
+Every chip moves through :class:`sanh.ledger.book.Ledger`:
+
+* a non-Tẩy hand holds each player's commitment (a pending transfer wallet -> table escrow)
+  when it opens; the settlement is one linked batch (``record_hand``) that posts what each
+  seat lost from its hold, releases the rest, pays winners, the house, fees, breakage and
+  clan treasuries, and records XP;
+* in Tẩy games the buy-in moves gold to ``stake:<table>:<player>``, hands settle between those
+  stake accounts, and leaving cashes the stake out.
+
+The table event log (``table_events``), the finished hands (``hands``, for recall and replay)
+and the tables (``hall_tables``) live in the same database; an event with a money effect is
+written inside the ledger transaction that applies it (the batch's ``on_apply``), the others
+in their own transaction before anyone is told of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+
+from sanh.games import find_game
+from sanh.games.base import Settlement
+from sanh.ledger.book import Ledger
+from sanh.ledger.model import (
+    ISSUER,
+    AccountSpec,
+    Transfer,
+    TransferCode,
+    TxHandle,
+    escrow_account,
+    player_account,
+    stake_account,
+)
+from sanh.ledger.players import Hall as Players
+from sanh.ledger.players import HallConfig, PlayerRefused
+from sanh.ledger.settle import buy_in, cash_out
+from sanh.ledger.store import StoreTx
+from sanh.notation.history import config_from_json
+from sanh.notation.jsonable import event_from_json, to_jsonable
+from sanh.server.services import HandOpen, PlayerInfo
+
+__all__ = ["LedgerBank", "WalletServices"]
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS hall_sessions ("
+    " token_hash TEXT PRIMARY KEY, player_id BIGINT NOT NULL, created_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hall_bots (player_id BIGINT PRIMARY KEY, label TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hall_tables ("
+    " id TEXT PRIMARY KEY, spec TEXT NOT NULL, closed INTEGER NOT NULL DEFAULT 0,"
+    " created_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS table_events ("
+    " table_id TEXT NOT NULL, hand INTEGER NOT NULL, seq INTEGER NOT NULL, payload TEXT NOT NULL,"
+    " PRIMARY KEY (table_id, hand, seq))",
+    "CREATE TABLE IF NOT EXISTS hands ("
+    " id TEXT PRIMARY KEY, table_id TEXT NOT NULL, hand INTEGER NOT NULL, game TEXT NOT NULL,"
+    " players TEXT NOT NULL, config TEXT NOT NULL, events TEXT NOT NULL,"
+    " settlement TEXT NOT NULL, server_seed TEXT, finished_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hand_players ("
+    " player_id BIGINT NOT NULL, hand_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+    " net BIGINT NOT NULL, finished_at BIGINT NOT NULL, PRIMARY KEY (player_id, hand_id))",
+    "CREATE INDEX IF NOT EXISTS hand_players_recent ON hand_players (player_id, finished_at)",
+)
+
+BOT_BANKROLL = 100_000_000
+"""A bot's wallet is topped up to this (1,000,000 gold) from the issuer when it runs low."""
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _pid(player: str) -> int:
+    return int(player)
+
+
+@dataclass
+class _OpenHand:
+    holds: dict[str, Transfer]
+    config: dict[str, Any]
+    opened_at: float
+    events: list[dict[str, Any]]
+
+
+class LedgerBank:
+    """The server's :class:`~sanh.server.services.Bank` over the ledger."""
+
+    def __init__(self, services: WalletServices) -> None:
+        self.services = services
+        self.ledger = services.ledger
+        self.open: dict[tuple[str, int], _OpenHand] = {}
+
+    # ----- balances ---------------------------------------------------------------------------
+    def balance(self, player: str) -> int:
+        """Available gold in the player's wallet."""
+        account = self.ledger.account(player_account(_pid(player)))
+        return account.available if account is not None else 0
+
+    def table_stake(self, table: str, player: str) -> int:
+        """The player's stake at a Tẩy table."""
+        account = self.ledger.account(stake_account(table, _pid(player)))
+        return account.available if account is not None else 0
+
+    def buy_in(self, table: str, player: str, amount: int) -> bool:
+        """Wallet -> table stake."""
+        result = buy_in(
+            self.ledger,
+            table_id=table,
+            player_id=_pid(player),
+            amount=amount,
+            transfer_id=f"buyin:{table}:{player}:{secrets.token_hex(6)}",
+        )
+        return result.ok
+
+    def cash_out(self, table: str, player: str) -> int:
+        """Table stake -> wallet; returns the amount."""
+        stake = self.table_stake(table, player)
+        if stake <= 0:
+            return 0
+        result = cash_out(
+            self.ledger,
+            table_id=table,
+            player_id=_pid(player),
+            transfer_id=f"cashout:{table}:{player}:{secrets.token_hex(6)}",
+        )
+        return stake if result.ok else 0
+
+    # ----- hands --------------------------------------------------------------------------------
+    def open_hand(
+        self, table: str, hand: int, caps: dict[str, int], event: dict[str, Any]
+    ) -> HandOpen:
+        """Hold each commitment (non-Tẩy games) and log the hand's opening event."""
+        staked = bool(event.get("staked"))
+        escrow = escrow_account(table)
+        holds: dict[str, Transfer] = {}
+        if not staked:
+            for player, cap in caps.items():
+                if cap > 0:
+                    holds[player] = Transfer.hold(
+                        f"{table}:h{hand}:hold:{player}",
+                        player_account(_pid(player)),
+                        escrow,
+                        cap,
+                        TransferCode.STAKE_HOLD,
+                        memo=str(event.get("game", "")),
+                    )
+        payload = json.dumps(event)
+
+        def log(tx: TxHandle) -> None:
+            tx.execute(
+                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, 0, ?)",
+                (table, hand, payload),
+            )
+
+        result = self.ledger.submit(
+            list(holds.values()),
+            batch_id=f"{table}:h{hand}:open",
+            accounts=[AccountSpec(escrow)],
+            on_apply=log,
+        )
+        if not result.ok:
+            return HandOpen(held={}, refused=tuple(caps))
+        self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
+        return HandOpen(held=dict(caps), refused=())
+
+    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
+        """Append one event to the table's log (its own transaction)."""
+        payload = json.dumps(event)
+
+        def work(tx: StoreTx) -> None:
+            tx.execute(
+                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
+                (table, hand, seq, payload),
+            )
+
+        self.ledger.store.run_write(work)
+        opened = self.open.get((table, hand))
+        if opened is not None:
+            opened.events.append(event)
+
+    def settle_hand(
+        self,
+        table: str,
+        hand: int,
+        players: list[str | None],
+        settlement: Settlement,
+        *,
+        staked: bool,
+        game: str,
+        event: dict[str, Any],
+    ) -> None:
+        """Post the settlement, XP and the hand record in one transaction."""
+        opened = self.open.pop((table, hand), None)
+        ids = [_pid(p) if p is not None else -1 for p in players]
+        holds: dict[int, Sequence[Transfer]] = {}
+        if opened is not None:
+            for seat, player in enumerate(players):
+                if player is not None and player in opened.holds:
+                    holds[seat] = [opened.holds[player]]
+        else:  # recovered after a restart: find the holds in the ledger
+            for hold in self.ledger.open_holds(escrow_account(table)):
+                if hold.id.startswith(f"{table}:h{hand}:hold:"):
+                    owner = hold.id.rsplit(":", 1)[1]
+                    if owner in players:
+                        holds[players.index(owner)] = [hold]
+        accounts = (
+            [stake_account(table, pid) for pid in ids]
+            if staked
+            else [player_account(pid) for pid in ids]
+        )
+        events = list(opened.events) if opened is not None else self._events(table, hand)
+        config = events[0].get("config", {}) if events else {}
+        seq = max((e.get("seq", 0) for e in events), default=0) + 1
+        played_ms = int((time.time() - opened.opened_at) * 1000) if opened else 0
+        record = {
+            "id": f"{table}:{hand}",
+            "table": table,
+            "hand": hand,
+            "game": game,
+            "players": players,
+            "config": config,
+            "events": [e for e in events if e.get("kind") == "event"],
+            "settlement": to_jsonable(settlement),
+            "server_seed": event.get("server_seed"),
+        }
+        settle_payload = json.dumps(event)
+
+        def write(tx: TxHandle) -> None:
+            now = time.time_ns()
+            tx.execute(
+                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
+                (table, hand, 1_000_000 + seq, settle_payload),
+            )
+            tx.execute(
+                "INSERT INTO hands (id, table_id, hand, game, players, config, events,"
+                " settlement, server_seed, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record["id"],
+                    table,
+                    hand,
+                    game,
+                    json.dumps(players),
+                    json.dumps(config),
+                    json.dumps(record["events"]),
+                    json.dumps(record["settlement"]),
+                    record["server_seed"],
+                    now,
+                ),
+            )
+            for seat, pid in enumerate(ids):
+                tx.execute(
+                    "INSERT INTO hand_players (player_id, hand_id, seat, net, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (pid, record["id"], seat, settlement.deltas[seat], now),
+                )
+
+        result = self.services.players.record_hand(
+            game,
+            settlement,
+            settlement_id=f"{table}:h{hand}:settle",
+            table_id=table,
+            players=ids,
+            play_time_ms=played_ms,
+            accounts=accounts,
+            holds=holds,
+            on_apply=write,
+        )
+        if not result.ok:
+            raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
+
+    def void_hand(self, table: str, hand: int, reason: str) -> None:
+        """Release every hold of the hand and log why (a refund)."""
+        opened = self.open.pop((table, hand), None)
+        holds = (
+            list(opened.holds.values())
+            if opened is not None
+            else [
+                h
+                for h in self.ledger.open_holds(escrow_account(table))
+                if h.id.startswith(f"{table}:h{hand}:hold:")
+            ]
+        )
+        payload = json.dumps({"kind": "void", "reason": reason})
+
+        def log(tx: TxHandle) -> None:
+            tx.execute(
+                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
+                (table, hand, 2_000_000, payload),
+            )
+
+        self.ledger.submit(
+            [Transfer.void(f"{h.id}:void", h.id) for h in holds],
+            batch_id=f"{table}:h{hand}:void",
+            on_apply=log,
+        )
+
+    def _events(self, table: str, hand: int) -> list[dict[str, Any]]:
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT seq, payload FROM table_events WHERE table_id = ? AND hand = ?"
+                " ORDER BY seq",
+                (table, hand),
+            )
+        out = []
+        for seq, payload in rows:
+            event = json.loads(payload)
+            event["seq"] = int(seq)
+            out.append(event)
+        return out
+
+    # ----- tables and recovery -------------------------------------------------------------------
+    def save_table(self, table: str, spec: dict[str, Any]) -> None:
+        """Record a table (its spec) so that a restart rebuilds it."""
+        payload = json.dumps(spec)
+
+        def work(tx: StoreTx) -> None:
+            if tx.execute("SELECT 1 FROM hall_tables WHERE id = ?", (table,)):
+                tx.execute("UPDATE hall_tables SET spec = ? WHERE id = ?", (payload, table))
+            else:
+                tx.execute(
+                    "INSERT INTO hall_tables (id, spec, closed, created_at) VALUES (?, ?, 0, ?)",
+                    (table, payload, time.time_ns()),
+                )
+
+        self.ledger.store.run_write(work)
+
+    def saved_tables(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every open table recorded, oldest first."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT id, spec FROM hall_tables WHERE closed = 0 ORDER BY created_at, id"
+            )
+        return [(r[0], json.loads(r[1])) for r in rows]
+
+    def last_hand(self, table: str) -> int:
+        """The highest hand number the table has logged (0 for none)."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute("SELECT MAX(hand) FROM table_events WHERE table_id = ?", (table,))
+        return int(rows[0][0] or 0)
+
+    def unfinished_hand(self, table: str) -> tuple[int, list[dict[str, Any]]] | None:
+        """The table's last hand if it was opened but neither settled nor voided."""
+        hand = self.last_hand(table)
+        if hand == 0:
+            return None
+        events = self._events(table, hand)
+        if not events or any(e.get("kind") in {"settle", "void"} for e in events):
+            return None
+        return hand, events
+
+    def stakes_at(self, table: str) -> list[str]:
+        """Players with gold in a stake account of this table."""
+        prefix = stake_account(table, 0)[: -len("0")]
+        return [
+            account.id[len(prefix) :]
+            for account in self.ledger.accounts(prefix)
+            if account.available > 0
+        ]
+
+    # ----- bots ---------------------------------------------------------------------------------
+    def player_info(self, player_id: str) -> PlayerInfo:
+        """A player (or bot) by id."""
+        player = self.services.players.player(_pid(player_id))
+        with self.ledger.store.read() as tx:
+            bot = bool(tx.execute("SELECT 1 FROM hall_bots WHERE player_id = ?", (player.id,)))
+        return PlayerInfo(
+            id=str(player.id), name=player.display_name, language=player.language, bot=bot
+        )
+
+    def bot_player(self, label: str) -> PlayerInfo:
+        """A bot with a wallet (reused by label), topped up from the issuer when low."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute("SELECT player_id FROM hall_bots WHERE label = ?", (label,))
+        if rows:
+            player = self.services.players.player(int(rows[0][0]))
+        else:
+            player, _ = self.services.bot_players.create_guest(display_name=f"Bot {label[-6:]}")
+
+            def work(tx: StoreTx) -> None:
+                tx.execute(
+                    "INSERT INTO hall_bots (player_id, label) VALUES (?, ?)", (player.id, label)
+                )
+
+            self.ledger.store.run_write(work)
+        balance = self.balance(str(player.id))
+        if balance < BOT_BANKROLL // 10:
+            transfer = Transfer.single(
+                f"bot-topup:{player.id}:{secrets.token_hex(6)}",
+                ISSUER,
+                player_account(player.id),
+                BOT_BANKROLL - balance,
+                TransferCode.ADMIN_GRANT,
+                memo="bot bankroll",
+            )
+            self.ledger.submit([transfer])
+        return PlayerInfo(id=str(player.id), name=player.display_name, bot=True)
+
+
+class WalletServices:
+    """Accounts, sessions, money and recall for the app, over one ledger."""
+
+    def __init__(self, ledger: Ledger, config: HallConfig | None = None) -> None:
+        self.ledger = ledger
+        self.players = Players(ledger, config)
+        # Bots never log in: their guest tokens get the cheapest argon2 parameters.
+        self.bot_players = Players(
+            ledger, config, hasher=PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
+        )
+        self._migrate()
+        self.bank = LedgerBank(self)
+        self.accounts = self
+        self.recall = self
+
+    @classmethod
+    def open(cls, url: str, config: HallConfig | None = None) -> WalletServices:
+        """Open (and migrate) the database at ``url``."""
+        return cls(Ledger.open(url), config)
+
+    def close(self) -> None:
+        """Close the database."""
+        self.ledger.close()
+
+    def _migrate(self) -> None:
+        def work(tx: StoreTx) -> None:
+            for statement in _SCHEMA:
+                tx.execute(statement)
+
+        self.ledger.store.run_write(work)
+
+    # ----- sessions and accounts --------------------------------------------------------------
+    def _info(self, player_id: int) -> PlayerInfo:
+        player = self.players.player(player_id)
+        return PlayerInfo(
+            id=str(player.id),
+            name=player.display_name,
+            language=player.language,
+            guest=player.guest,
+        )
+
+    def new_session(self, player_id: str) -> str:
+        """A new session token for the player."""
+        token = secrets.token_urlsafe(32)
+
+        def work(tx: StoreTx) -> None:
+            tx.execute(
+                "INSERT INTO hall_sessions (token_hash, player_id, created_at) VALUES (?, ?, ?)",
+                (_hash(token), int(player_id), time.time_ns()),
+            )
+
+        self.ledger.store.run_write(work)
+        return token
+
+    def by_token(self, token: str) -> PlayerInfo | None:
+        """The player of a session token."""
+        if not token or len(token) > 200:
+            return None
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT player_id FROM hall_sessions WHERE token_hash = ?", (_hash(token),)
+            )
+        return self._info(int(rows[0][0])) if rows else None
+
+    def register(self, username: str, password: str, name: str | None, language: str) -> PlayerInfo:
+        """Register. :raises ValueError: (PlayerRefused) on a taken name or bad input."""
+        player = self.players.register(
+            username, password, display_name=name, language=language or "vi"
+        )
+        return self._info(player.id)
+
+    def login(self, username: str, password: str) -> PlayerInfo | None:
+        """Log in, or None."""
+        try:
+            return self._info(self.players.login(username, password).id)
+        except PlayerRefused:
+            return None
+
+    def guest(self, name: str | None, language: str) -> PlayerInfo:
+        """A new guest."""
+        player, _ = self.players.create_guest(display_name=name, language=language or "vi")
+        return self._info(player.id)
+
+    def update_profile(self, player_id: str, *, name: str | None, language: str | None) -> None:
+        """Change display name and/or language. :raises ValueError: on bad values."""
+        if name is not None:
+            self.players.set_display_name(int(player_id), name)
+        if language is not None:
+            self.players.set_language(int(player_id), language)
+
+    def profile(self, player_id: str) -> dict[str, Any]:
+        """Name, language, balance, XP, play time and clan."""
+        pid = int(player_id)
+        player = self.players.player(pid)
+        stats = self.players.stats(pid)
+        member = self.players.membership(pid)
+        clan = None
+        if member is not None:
+            info = self.players.clan(member.clan_id)
+            clan = {
+                "id": info.id,
+                "name": info.name,
+                "xp": info.xp,
+                "role": str(member.role),
+                "treasury": self.players.treasury(info.id),
+            }
+        return {
+            "player": str(pid),
+            "name": player.display_name,
+            "language": player.language,
+            "guest": player.guest,
+            "balance": self.bank.balance(player_id),
+            "xp": {s.game: s.xp for s in stats},
+            "hands": {s.game: s.hands for s in stats},
+            "play_seconds": {s.game: s.play_time_ms / 1000 for s in stats},
+            "clan": clan,
+        }
+
+    def statement(self, player_id: str, limit: int) -> list[dict[str, Any]]:
+        """The wallet's transfers, newest first, signed from the player's side."""
+        account = player_account(int(player_id))
+        out = []
+        for transfer in self.ledger.transfers_of(account, limit=limit):
+            sign = 1 if transfer.credit_account == account else -1
+            out.append(
+                {
+                    "id": transfer.id,
+                    "code": str(transfer.code),
+                    "kind": str(transfer.kind),
+                    "amount": sign * transfer.amount,
+                    "memo": transfer.memo,
+                    "time": time.strftime(
+                        "%Y-%m-%d %H:%M:%S", time.localtime(transfer.timestamp / 1e9)
+                    ),
+                }
+            )
+        return out
+
+    def clans(self) -> list[dict[str, Any]]:
+        """Clans by XP."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute("SELECT id, name, xp FROM clans ORDER BY xp DESC, id LIMIT 200")
+        return [{"id": str(r[0]), "name": r[1], "xp": int(r[2])} for r in rows]
+
+    def create_clan(self, player_id: str, name: str) -> dict[str, Any]:
+        """Found a clan (the founder leads it)."""
+        clan = self.players.create_clan(int(player_id), name)
+        return {"id": str(clan.id), "name": clan.name, "xp": clan.xp}
+
+    def join_clan(self, player_id: str, clan_id: str) -> dict[str, Any]:
+        """Join a clan."""
+        try:
+            cid = int(clan_id)
+        except ValueError:
+            raise ValueError(f"no clan {clan_id!r}") from None
+        member = self.players.join_clan(int(player_id), cid)
+        return {"clan": str(member.clan_id), "role": str(member.role)}
+
+    def leave_clan(self, player_id: str) -> None:
+        """Leave one's clan."""
+        self.players.leave_clan(int(player_id))
+
+    # ----- recall ------------------------------------------------------------------------------
+    def hands_for(self, player_id: str, limit: int) -> list[dict[str, Any]]:
+        """The player's last hands, newest first."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT hp.hand_id, h.game, h.hand, h.table_id, hp.net, hp.finished_at"
+                " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+                " WHERE hp.player_id = ? ORDER BY hp.finished_at DESC LIMIT ?",
+                (int(player_id), limit),
+            )
+        return [
+            {"id": r[0], "game": r[1], "hand": int(r[2]), "table": r[3], "net": int(r[4])}
+            for r in rows
+        ]
+
+    def hand_for(self, player_id: str, hand_id: str) -> dict[str, Any] | None:
+        """One hand as the player saw it: own cards, every action, public cards, result."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT h.game, h.hand, h.table_id, h.players, h.config, h.events, h.settlement,"
+                " h.server_seed, hp.seat FROM hands h JOIN hand_players hp ON hp.hand_id = h.id"
+                " WHERE h.id = ? AND hp.player_id = ?",
+                (hand_id, int(player_id)),
+            )
+        if not rows:
+            return None
+        game_id, hand, table, players, config, events, settlement, seed, seat = rows[0]
+        game = find_game(game_id)
+        state = game.new_state(config_from_json(json.loads(config)))
+        actions: list[str] = []
+        for raw in json.loads(events):
+            body = {k: v for k, v in raw.items() if k not in {"kind", "seq"}}
+            event = event_from_json(game, body)
+            state = game.apply(state, event)
+            if body.get("type") != "shuffle":
+                actions.append(str(event))
+        return {
+            "id": hand_id,
+            "game": game_id,
+            "hand": int(hand),
+            "table": table,
+            "seat": int(seat),
+            "players": json.loads(players),
+            "actions": actions,
+            "view": to_jsonable(game.observe(state, int(seat))),
+            "settlement": json.loads(settlement),
+            "server_seed": seed,
+        }
