@@ -343,6 +343,8 @@ function onMessage(message) {
       state.update = message;
       if (message.resume_token) sessionStorage.setItem(`sanh.resume.${message.table}`, message.resume_token);
       if (!previous || previous.hand !== message.hand) state.ui = {};
+      // A buy-in or a cash-out moves gold between the wallet and the table stake.
+      if (myStake(previous) !== myStake(message)) refreshBalance();
       maybeAutoSit(message);
       renderTableBody();
       break;
@@ -367,6 +369,17 @@ function onMessage(message) {
     default:
       break;
   }
+}
+
+function myStake(update) {
+  const seat = update && update.seats.find((s) => s.player && s.player === state.player);
+  return seat ? seat.table_stake : undefined;
+}
+
+async function refreshBalance() {
+  try {
+    setBalance((await api("/api/me")).balance);
+  } catch (e) { /* the next message will tell */ }
 }
 
 // The host of a new table sits at once and then calls the bots asked for at creation.
@@ -416,9 +429,22 @@ function timerHTML(deadline, label = "") {
 function seatByEngine(update) {
   const out = {};
   for (const seat of update.seats) {
-    if (seat.engine_seat !== null && seat.engine_seat !== undefined) out[seat.engine_seat] = seat;
+    const engine = engineOf(seat, update);
+    if (engine !== null) out[engine] = seat;
   }
   return out;
+}
+
+// A seat's engine seat: from the server while a hand runs; once it is over (the last view is
+// still shown) from the result's seat mapping.
+function engineOf(seat, update) {
+  if (seat.engine_seat !== null && seat.engine_seat !== undefined) return seat.engine_seat;
+  const result = state.result;
+  if (seat.player && update.view && update.view.terminal && result && result.hand === update.hand) {
+    const index = result.seats.indexOf(seat.player);
+    return index >= 0 ? index : null;
+  }
+  return null;
 }
 
 function makeContext(update) {
@@ -426,7 +452,7 @@ function makeContext(update) {
   const game = update.game;
   const byEngine = seatByEngine(update);
   const mySeat = update.seats.find((s) => s.player === state.player && s.player);
-  const me = mySeat && mySeat.engine_seat !== null && mySeat.engine_seat !== undefined ? mySeat.engine_seat : null;
+  const me = mySeat ? engineOf(mySeat, update) : null;
   state.actions = [];
   state.ranges = [];
   if (!state.ui[game]) state.ui[game] = {};
@@ -497,8 +523,8 @@ export function genericActions(view, ctx, { skip = () => false } = {}) {
 
 function renderSeat(seat, update, ctx, renderer) {
   const view = update.view;
-  const engine = seat.engine_seat;
-  const inHand = view && engine !== null && engine !== undefined;
+  const engine = engineOf(seat, update);
+  const inHand = view && engine !== null;
   const acting = inHand && (view.to_act || []).includes(engine);
   const deadline = inHand ? (update.deadlines || {})[String(engine)] : undefined;
   const mine = seat.player && seat.player === state.player;
@@ -520,7 +546,8 @@ function renderSeat(seat, update, ctx, renderer) {
   const status = (info.status || []).map((s) => `<span class="status">${s}</span>`).join("");
   const dealer = info.dealer ? `<span class="dealer-btn" title="${t("table.dealer")}" aria-label="${t("table.dealer")}">D</span>` : "";
   const cls = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.out ? "out" : "", info.winner ? "winner" : ""].join(" ");
-  return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${inHand ? engine : ""}" ${mine ? 'data-mine="1"' : ""}>
+  const stakeAttr = seat.table_stake !== undefined ? `data-table-stake="${seat.table_stake}"` : "";
+  return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${inHand ? engine : ""}" ${mine ? 'data-mine="1"' : ""} ${stakeAttr}>
     <div class="seat-head">${dealer}<span class="seat-name">${mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${tags}</div>
     ${stake}${stack}
     <div class="seat-cards">${info.cards || ""}</div>
@@ -567,6 +594,14 @@ const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed
 const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
 function renderValue(game, key, value, who) {
   const name = who || ((s) => t("table.seat_n", { n: s + 1 }));
+  if (key === "pots" && Array.isArray(value)) {
+    return value.map((pot) => `${gold(pot[0])}${Array.isArray(pot[1]) ? ` (${pot[1].map((s) => name(s)).join(", ")})` : ""}${Array.isArray(pot[2]) ? ` → ${pot[2].map((s) => name(s)).join(", ")}` : ""}`).join("; ") || "—";
+  }
+  if (key === "shown" && Array.isArray(value)) {
+    return value.map((entry) => Array.isArray(entry) && typeof entry[0] === "number"
+      ? `<div>${name(entry[0])}: ${entry.slice(1).map((v) => renderValue(game, "", v, who)).join(" · ")}</div>`
+      : renderValue(game, "", entry, who)).join("") || "—";
+  }
   if (Array.isArray(value)) {
     if (!value.length) return "—";
     if (value.every((v) => v === null || isCardCode(v))) return cardsHTML(value, { size: "xs" });

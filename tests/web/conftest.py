@@ -149,6 +149,6 @@ def page(context: BrowserContext) -> Iterator[Page]:
     """A page that fails the test on any uncaught script error."""
     tab = context.new_page()
     errors: list[Any] = []
-    tab.on("pageerror", errors.append)
+    tab.on("pageerror", lambda error: errors.append(error))
     yield tab
     assert not errors, f"script errors: {errors}"
