@@ -94,7 +94,7 @@ async function route() {
   if (page !== "table") closeSocket();
   if (page === "table" && arg) return renderTable(decodeURIComponent(arg));
   if (page === "profile") return renderProfile();
-  if (page === "recall") return renderRecall(arg);
+  if (page === "recall") return renderRecall(arg ? decodeURIComponent(arg) : arg);
   return renderLobby();
 }
 window.addEventListener("hashchange", route);

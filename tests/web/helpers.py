@@ -63,6 +63,8 @@ def shoot(page: Page, name: str) -> list[Path]:
         path = ARTIFACTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= size["width"], f"{name}: the page is {width}px wide at {label} width"
     page.set_viewport_size(DESKTOP)
     return paths
 
