@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
 
 CHROMIUM = os.environ.get("SANH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,8 +43,8 @@ CHROMIUM_ARGS = [
 TIMER_SCALE = 0.4
 """Turns last 15 s x 0.4 = 6 s, betting windows 12 s (Tài Xỉu) or 6 s."""
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def free_port() -> int:
@@ -100,10 +107,12 @@ def start_hall(directory: Path, **env: str) -> Hall:
     hall = Hall(process, port, log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"{hall.url}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return hall
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{hall.url}/healthz", timeout=1) as response,
+        ):
+            if response.status == 200:
+                return hall
         if process.poll() is not None:
             break
         time.sleep(0.05)

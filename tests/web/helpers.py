@@ -32,7 +32,9 @@ UNTRANSLATED_JS = """() => {
   const all = texts.join('\\n');
   const bad = [];
   for (const m of all.matchAll(/⟦[^⟧]*⟧/g)) bad.push(m[0]);
-  for (const word of ['undefined', 'NaN', '[object Object]']) if (all.includes(word)) bad.push(word);
+  for (const word of ['undefined', 'NaN', '[object Object]']) {
+    if (all.includes(word)) bad.push(word);
+  }
   return [...new Set(bad)];
 }"""
 

@@ -19,8 +19,8 @@ from sanh.eval.combos import Kind
 from sanh.games import REGISTRY
 from sanh.games.base import CHANCE, Game, TableConfig, View
 from sanh.games.driver import chance_event, random_action
-from sanh.notation.jsonable import to_jsonable
 from sanh.ledger.model import TransferCode
+from sanh.notation.jsonable import to_jsonable
 from sanh.server.protocol import ErrorCode
 
 __all__ = ["ENUM_FIELDS", "HTTP_ERRORS", "game_terms", "required_keys"]
@@ -118,7 +118,7 @@ def _enum_values(field: str, value: Any, out: set[str]) -> None:
     if field not in ENUM_FIELDS:
         return
     if isinstance(value, str):
-        if value and field != "table" or value in {"system", "player"}:
+        if (value and field != "table") or value in {"system", "player"}:
             out.add(value)
     elif isinstance(value, list):
         for item in value:

@@ -20,9 +20,7 @@ from tests.web.helpers import (
 )
 
 
-def test_every_page_in_both_languages_shows_no_untranslated_key(
-    page: Page, tmp_path: Path
-) -> None:
+def test_every_page_in_both_languages_shows_no_untranslated_key(page: Page, tmp_path: Path) -> None:
     hall = start_hall(tmp_path)
     try:
         page.goto(hall.url)
@@ -81,9 +79,12 @@ def test_reload_in_the_middle_of_a_hand_restores_seat_cards_and_timer(
         after = page.evaluate("() => window.sanh.update")
         assert after["hand"] == before["hand"]
         assert after["your_seat"] == before["your_seat"]
-        assert page.eval_on_selector_all(
-            ".seat[data-mine] svg.card.face", "els => els.map(e => e.dataset.card)"
-        ) == cards
+        assert (
+            page.eval_on_selector_all(
+                ".seat[data-mine] svg.card.face", "els => els.map(e => e.dataset.card)"
+            )
+            == cards
+        )
         assert after["deadlines"] == before["deadlines"]
         seat = waiting[0]
         timer = page.locator(f".seat[data-engine='{seat}'] .timer[data-deadline]")
