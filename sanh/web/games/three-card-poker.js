@@ -19,6 +19,7 @@ export default {
     const me = ctx.me;
     const myBets = me !== null ? view.bets[me] || [] : [];
     const open = new Set((view.amount_ranges || []).map((r) => r.action.spot));
+    if (!ctx.ui.spot && open.has("ante")) ctx.ui.spot = "ante"; // the Ante is the bet everyone makes
     const selected = ctx.ui.spot;
     const spots = (view.spots || []).map((s, i) => `<button type="button" class="spot circle ${selected === s ? "selected" : ""}" data-spot="${s}" aria-pressed="${selected === s}" ${open.has(s) && !ctx.lost ? "" : "disabled"}>
         <span class="area-name">${esc(tg("value", ctx.game, s))}</span>${myBets[i] ? `<span class="my-chips">${gold(myBets[i])}</span>` : ""}</button>`).join("");
@@ -37,6 +38,7 @@ export default {
   },
   actions(view, ctx, generic) {
     const ranges = view.amount_ranges || [];
+    if (!ctx.ui.spot && ranges.some((r) => r.action.spot === "ante")) ctx.ui.spot = "ante";
     const chosen = ranges.find((r) => r.action.spot === ctx.ui.spot) || null;
     const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: "Min", amount: chosen.min }, { label: "Max", amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
     return form + generic(view, ctx, { skip: (a) => a.type === "Bet" });
