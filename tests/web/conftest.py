@@ -121,14 +121,6 @@ def start_hall(directory: Path, **env: str) -> Hall:
 
 
 @pytest.fixture(scope="session")
-def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hall]:
-    """One hall for the whole web suite (each test signs in as a new guest)."""
-    server = start_hall(tmp_path_factory.mktemp("hall"))
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="session")
 def playwright() -> Iterator[Playwright]:
     """The Playwright driver."""
     with sync_playwright() as driver:
