@@ -34,7 +34,9 @@ export default {
     const table = view.table || [];
     const beaten = table.length
       ? `<div class="beaten"><div class="label">${t("table.beaten")}: <strong>${esc(ctx.tv(view.table_kind))}</strong> ${t("table.by")} ${ctx.name(view.table_seat)}</div>${cardsHTML(table, { size: "md" })}</div>`
-      : `<div class="beaten empty"><div class="label">${view.phase === "play" || view.phase === "" || view.phase === undefined ? t("table.lead") : esc(ctx.tv(view.phase))}</div></div>`;
+      : view.phase === "play" || view.phase === undefined
+        ? `<div class="beaten empty"><div class="label">${t("table.lead")}</div></div>`
+        : "";
     const trick = (view.trick || []).slice(0, -1).slice(-5).map(([seat, cards]) =>
       `<li><span class="who">${ctx.name(seat)}</span> ${cardsHTML(cards, { size: "xs" })}</li>`).join("");
     const cuts = (view.cuts || []).map((c) => `<li>${esc(Array.isArray(c) ? c.join(" ") : JSON.stringify(c))}</li>`).join("");
