@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck pytest bench clean
+.PHONY: install run test lint typecheck pytest bench clean browser
 
 $(STAMP): pyproject.toml setup.py sanh/eval/_speedups.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,7 +24,13 @@ lint: install
 typecheck: install
 	$(BIN)/mypy --strict sanh
 
-pytest: install
+CHROMIUM ?= /usr/bin/chromium
+
+# The web tests drive Debian's Chromium (never a downloaded browser): install it when missing.
+browser:
+	test -x $(CHROMIUM) || (apt-get update && apt-get install -y chromium)
+
+pytest: install browser
 	$(BIN)/pytest
 
 test: lint typecheck pytest

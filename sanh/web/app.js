@@ -1,7 +1,9 @@
 // sanh browser client: a single page over the hall's HTTP API and WebSocket protocol.
 // It renders only what the server sends (views) and offers only the server's legal actions.
-import { STRINGS, t, getLang, setLang, applyStatic, has } from "/i18n.js";
+import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has } from "/i18n.js";
 import { cardsHTML, isCardCode } from "/cards.js";
+import { gold, signed, esc, tv, actionLabel, sameTemplate } from "/util.js";
+import { RENDERERS, GENERIC } from "/games/index.js";
 
 const app = document.getElementById("app");
 const banner = document.getElementById("banner");
@@ -11,26 +13,22 @@ const state = {
   games: [],
   balance: null,
   ws: null,
-  table: null,       // current table id
-  update: null,      // last "table" message
-  result: null,      // last "result" message
-  buyin: null,       // open buy-in panel
+  table: null, // current table id
+  update: null, // last "table" message
+  result: null, // last "result" message
+  buyin: null, // open buy-in panel
   lost: false,
   retry: 0,
   ticker: null,
+  actions: [], // actions offered on the page, by index
+  ranges: [], // amount ranges offered on the page, by index
+  ui: {}, // per-game UI state (selected cards, chip, area)
+  firstSeen: {}, // deadline -> when it was first seen (for the timer bars)
+  rendered: 0, // how many times the table was drawn (tests wait on it)
 };
 window.sanh = state; // for debugging and tests
 
 // ----- helpers ---------------------------------------------------------------------------
-export function gold(units) {
-  const sign = units < 0 ? "-" : "";
-  const abs = Math.abs(units);
-  const whole = Math.floor(abs / 100).toLocaleString("en-US");
-  return `${sign}${whole}.${String(abs % 100).padStart(2, "0")}`;
-}
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
-}
 async function api(path, { method = "GET", body } = {}) {
   const headers = { "content-type": "application/json" };
   if (state.token) headers.authorization = `Bearer ${state.token}`;
@@ -44,33 +42,43 @@ async function api(path, { method = "GET", body } = {}) {
   }
   return data;
 }
+function errorText(e) {
+  return e.code && has(`error.${e.code}`) ? `${t(`error.${e.code}`)} (${e.message})` : `${t("error.generic")}: ${e.message}`;
+}
 function showBanner(text, kind = "info", ms = 0) {
   banner.hidden = false;
   banner.textContent = text;
   banner.className = `banner ${kind}`;
+  banner.dataset.kind = kind;
   if (ms) setTimeout(() => { if (banner.textContent === text) banner.hidden = true; }, ms);
 }
 function gameName(id) {
-  const game = state.games.find((g) => g.id === id);
-  return t(`game.${id}`, game ? (getLang() === "vi" ? game.name_vi : game.name) : id);
+  return t(`game.${id}`);
 }
 function setBalance(units) {
   if (typeof units === "number") state.balance = units;
-  document.getElementById("balance").textContent =
-    state.balance === null ? "" : `${t("profile.balance")}: ${gold(state.balance)}`;
+  const el = document.getElementById("balance");
+  el.textContent = state.balance === null ? "" : `${t("profile.balance")}: ${gold(state.balance)}`;
+  el.dataset.units = state.balance === null ? "" : String(state.balance);
 }
 function saveSession(data) {
   state.token = data.token;
   state.player = data.player;
   localStorage.setItem("sanh.token", data.token);
   localStorage.setItem("sanh.player", data.player);
-  if (data.language && STRINGS[data.language] && !localStorage.getItem("sanh.lang")) setLang(data.language);
+  if (data.language && languages().includes(data.language) && !localStorage.getItem("sanh.lang")) setLang(data.language);
+}
+function optionValue(game, value) {
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  if (typeof value === "number") return String(value);
+  return has(`value.${game}.${value}`) || has(`value.${value}`) ? tv(game, value) : esc(value);
 }
 
 // ----- routing ---------------------------------------------------------------------------
 async function route() {
   clearInterval(state.ticker);
   applyStatic();
+  setBalance();
   const hash = location.hash || "#/lobby";
   if (!state.token) return renderAuth();
   if (!state.games.length) {
@@ -82,14 +90,20 @@ async function route() {
   } catch (e) {
     if (e.status === 401) { logout(); return; }
   }
-  const [, page, arg] = hash.split("/");
+  const [, page, arg] = hash.split("?")[0].split("/");
   if (page !== "table") closeSocket();
   if (page === "table" && arg) return renderTable(decodeURIComponent(arg));
   if (page === "profile") return renderProfile();
-  if (page === "recall") return renderRecall(arg);
+  if (page === "recall") return renderRecall(arg ? decodeURIComponent(arg) : arg);
   return renderLobby();
 }
 window.addEventListener("hashchange", route);
+
+// Go to a page: a new hash routes through hashchange, the same hash routes at once.
+function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
 
 function logout() {
   closeSocket();
@@ -97,8 +111,8 @@ function logout() {
   localStorage.removeItem("sanh.player");
   state.token = null;
   state.player = null;
-  location.hash = "#/";
-  route();
+  state.balance = null;
+  go("#/");
 }
 
 // ----- auth --------------------------------------------------------------------------------
@@ -106,7 +120,8 @@ function renderAuth() {
   app.innerHTML = `
   <section class="panel auth">
     <h1>${t("auth.title")}</h1>
-    <button id="guest" class="primary">${t("auth.guest")}</button>
+    <button id="guest" class="primary big">${t("auth.guest")}</button>
+    <p class="muted">${t("auth.or")}</p>
     <form id="login-form" class="form">
       <label>${t("auth.username")} <input name="username" autocomplete="username" required></label>
       <label>${t("auth.password")} <input name="password" type="password" autocomplete="current-password" required></label>
@@ -119,9 +134,12 @@ function renderAuth() {
     </form>
   </section>`;
   document.getElementById("guest").onclick = async () => {
-    saveSession(await api("/api/guest", { method: "POST", body: { language: getLang() } }));
-    location.hash = "#/lobby";
-    route();
+    try {
+      saveSession(await api("/api/guest", { method: "POST", body: { language: getLang() } }));
+      go("#/lobby");
+    } catch (e) {
+      document.getElementById("auth-error").textContent = `${t("auth.failed")}: ${errorText(e)}`;
+    }
   };
   document.getElementById("login-form").onsubmit = async (event) => {
     event.preventDefault();
@@ -131,10 +149,9 @@ function renderAuth() {
     if (which === "register") { body.name = form.get("name") || null; body.language = getLang(); }
     try {
       saveSession(await api(`/api/${which}`, { method: "POST", body }));
-      location.hash = "#/lobby";
-      route();
+      go("#/lobby");
     } catch (e) {
-      document.getElementById("auth-error").textContent = `${t("auth.failed")}: ${e.message}`;
+      document.getElementById("auth-error").textContent = `${t("auth.failed")}: ${errorText(e)}`;
     }
   };
 }
@@ -143,46 +160,65 @@ function renderAuth() {
 async function renderLobby() {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
   const filter = params.get("game") || "";
-  const query = filter ? `?game=${encodeURIComponent(filter)}` : "";
-  const { tables } = await api(`/api/lobby${query}`);
-  const gameTabs = [`<a href="#/lobby" class="${filter ? "" : "active"}">${t("lobby.all")}</a>`]
-    .concat(state.games.map((g) => `<a href="#/lobby?game=${g.id}" class="${filter === g.id ? "active" : ""}">${esc(gameName(g.id))}</a>`))
-    .join("");
+  const openOnly = params.get("open") === "1";
+  const query = new URLSearchParams();
+  if (filter) query.set("game", filter);
+  if (openOnly) query.set("open_seats", "1");
+  const { tables } = await api(`/api/lobby?${query}`);
+  const tab = (id, label) => {
+    const q = new URLSearchParams();
+    if (id) q.set("game", id);
+    if (openOnly) q.set("open", "1");
+    return `<a href="#/lobby?${q}" class="${filter === id ? "active" : ""}" ${filter === id ? 'aria-current="page"' : ""}>${esc(label)}</a>`;
+  };
+  const gameTabs = [tab("", t("lobby.all"))].concat(state.games.map((g) => tab(g.id, gameName(g.id)))).join("");
   const rows = tables.map((tb) => `
-    <tr>
-      <td>${esc(gameName(tb.game))}${tb.system ? ` <span class="tag">${t("lobby.system")}</span>` : ""}${tb.quick ? ` <span class="tag">${t("lobby.quick")}</span>` : ""}</td>
-      <td>${gold(tb.stake)}</td>
-      <td>${tb.seated}/${tb.seats}</td>
-      <td class="opts">${esc(Object.entries(tb.options).map(([k, v]) => `${k}=${v}`).join(", "))}</td>
+    <tr data-table-row="${esc(tb.id)}">
+      <td><strong>${esc(gameName(tb.game))}</strong>${tb.system ? ` <span class="tag">${t("lobby.system")}</span>` : ""}${tb.quick ? ` <span class="tag">${t("lobby.quick")}</span>` : ""}${tb.in_hand ? ` <span class="tag live">${t("lobby.in_hand")}</span>` : ""}</td>
+      <td class="num">${gold(tb.stake)}</td>
+      <td class="num">${tb.seated}/${tb.seats}</td>
+      <td class="opts">${Object.entries(tb.options).map(([k, v]) => `${esc(t(`option.${k}`))}: ${optionValue(tb.game, v)}`).join("; ") || `<span class="muted">${t("lobby.default")}</span>`}</td>
       <td><a class="button" href="#/table/${encodeURIComponent(tb.id)}" data-table="${esc(tb.id)}">${t("lobby.open")}</a></td>
     </tr>`).join("");
   app.innerHTML = `
   <section class="panel">
-    <h1>${t("lobby.title")}</h1>
+    <div class="row spread"><h1>${t("lobby.title")}</h1>
+      <div class="row">
+        <label class="check"><input type="checkbox" id="open-only" ${openOnly ? "checked" : ""}> ${t("lobby.filter_open")}</label>
+        <button id="refresh" type="button">${t("lobby.refresh")}</button>
+      </div></div>
     <nav class="tabs" aria-label="${t("lobby.game")}">${gameTabs}</nav>
-    <table class="list">
+    <div class="scroll"><table class="list">
       <thead><tr><th>${t("lobby.game")}</th><th>${t("lobby.stake")}</th><th>${t("lobby.seats")}</th><th>${t("lobby.options")}</th><th></th></tr></thead>
       <tbody>${rows || `<tr><td colspan="5">${t("lobby.empty")}</td></tr>`}</tbody>
-    </table>
+    </table></div>
   </section>
   <section class="panel">
     <h2>${t("lobby.create")}</h2>
     <form id="create" class="form grid">
       <label>${t("lobby.game")} <select name="game" id="create-game">${state.games.map((g) => `<option value="${g.id}" ${g.id === filter ? "selected" : ""}>${esc(gameName(g.id))}</option>`).join("")}</select></label>
-      <label>${t("lobby.stake")} <input name="stake" type="number" min="0.01" step="0.01" value="10"></label>
+      <label>${t("lobby.stake")} <input name="stake" type="number" min="0.01" step="0.01" value="1"></label>
       <label>${t("lobby.seats")} <input name="seats" type="number" min="1" max="50" id="create-seats"></label>
-      <label>${t("lobby.bots")} <input name="bots" type="number" min="0" max="49" value="0"></label>
+      <label>${t("lobby.bots")} <input name="bots" type="number" min="0" max="49" value="0" id="create-bots"></label>
+      <label>${t("lobby.table_name")} <input name="name" maxlength="40"></label>
       <label class="check"><input name="quick" type="checkbox"> ${t("lobby.quick")}</label>
       <label class="check"><input name="private" type="checkbox"> ${t("lobby.private")}</label>
-      <fieldset id="create-options"><legend>${t("lobby.options")}</legend></fieldset>
-      <button type="submit" class="primary">${t("lobby.create")}</button>
+      <fieldset id="create-options" class="options"><legend>${t("lobby.options")}</legend></fieldset>
+      <button type="submit" class="primary" id="create-submit">${t("lobby.create")}</button>
       <p id="create-msg" role="status"></p>
     </form>
     <form id="invite" class="form row">
-      <label>${t("lobby.invite")} <input name="code" maxlength="12"></label>
+      <label>${t("lobby.invite")} <input name="code" maxlength="12" autocomplete="off"></label>
       <button type="submit">${t("lobby.join_invite")}</button>
     </form>
   </section>`;
+  document.getElementById("refresh").onclick = () => route();
+  document.getElementById("open-only").onchange = (e) => {
+    const q = new URLSearchParams();
+    if (filter) q.set("game", filter);
+    if (e.target.checked) q.set("open", "1");
+    location.hash = `#/lobby?${q}`;
+  };
   const select = document.getElementById("create-game");
   const fillOptions = () => {
     const game = state.games.find((g) => g.id === select.value);
@@ -191,15 +227,16 @@ async function renderLobby() {
     if (!game) return;
     seats.min = game.seats_min; seats.max = game.seats_max; seats.value = game.seats_max;
     box.innerHTML = `<legend>${t("lobby.options")}</legend>` + game.options.map((o) => {
-      const label = esc(t(`option.${o.name}`, o.name));
+      const label = esc(t(`option.${o.name}`));
+      const help = o.help ? ` title="${esc(o.help)}"` : "";
       if (typeof o.default === "boolean") {
-        return `<label class="check"><input type="checkbox" data-opt="${o.name}" ${o.default ? "checked" : ""}> ${label}</label>`;
+        return `<label class="check"${help}><input type="checkbox" data-opt="${o.name}" ${o.default ? "checked" : ""}> ${label}</label>`;
       }
       if (o.choices && o.choices.length) {
-        return `<label>${label} <select data-opt="${o.name}">${o.choices.map((c) => `<option ${c === o.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select></label>`;
+        return `<label${help}>${label} <select data-opt="${o.name}">${o.choices.map((c) => `<option value="${esc(c)}" ${c === o.default ? "selected" : ""}>${optionValue(game.id, c)}</option>`).join("")}</select></label>`;
       }
       const type = typeof o.default === "number" ? "number" : "text";
-      return `<label>${label} <input type="${type}" data-opt="${o.name}" value="${esc(o.default)}"></label>`;
+      return `<label${help}>${label} <input type="${type}" data-opt="${o.name}" value="${esc(o.default)}"></label>`;
     }).join("");
   };
   select.onchange = fillOptions;
@@ -225,15 +262,19 @@ async function renderLobby() {
           options,
           quick: form.get("quick") === "on",
           private: form.get("private") === "on",
-          bots: Number(form.get("bots")) || 0,
+          name: String(form.get("name") || ""),
         },
       });
       document.getElementById("create-msg").textContent =
         `${t("lobby.created")}${created.invite_code ? ` · ${t("lobby.invite")}: ${created.invite_code}` : ""}`;
       if (created.invite_code) sessionStorage.setItem(`sanh.invite.${created.id}`, created.invite_code);
+      // Bots join once the host is seated, so the first hand includes the host.
+      const bots = Number(form.get("bots")) || 0;
+      if (bots) sessionStorage.setItem(`sanh.bots.${created.id}`, String(bots));
+      sessionStorage.setItem(`sanh.autosit.${created.id}`, "1");
       location.hash = `#/table/${encodeURIComponent(created.id)}`;
     } catch (e) {
-      document.getElementById("create-msg").textContent = `${t("error.generic")}: ${e.message}`;
+      document.getElementById("create-msg").textContent = errorText(e);
     }
   };
   document.getElementById("invite").onsubmit = (event) => {
@@ -254,6 +295,8 @@ function closeSocket() {
   state.update = null;
   state.result = null;
   state.buyin = null;
+  state.lost = false;
+  state.ui = {};
 }
 
 function send(message) {
@@ -269,18 +312,19 @@ function connect(tableId) {
     const invite = sessionStorage.getItem(`sanh.invite.${tableId}`);
     send({ type: "join", table: tableId, invite_code: invite });
     if (resume) send({ type: "resume", resume_token: resume });
-    if (state.lost) showBanner(t("conn.back"), "ok", 2500);
+    if (state.lost) showBanner(t("conn.back"), "ok", 5000);
     state.lost = false;
     state.retry = 0;
   };
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   ws.onclose = () => {
-    if (state.table !== tableId) return;
+    if (state.table !== tableId || state.ws !== ws) return;
     state.lost = true;
-    showBanner(t("conn.lost"), "warn");
+    state.retry += 1;
+    showBanner(`${t("conn.lost")} ${t("table.reconnecting", { n: state.retry })}`, "warn");
     renderTableBody();
-    const wait = Math.min(5000, 300 * 2 ** state.retry++);
-    setTimeout(() => { if (state.table === tableId) connect(tableId); }, wait);
+    const wait = Math.min(5000, 250 * 2 ** Math.min(state.retry, 5));
+    setTimeout(() => { if (state.table === tableId && state.lost) connect(tableId); }, wait);
   };
 }
 
@@ -289,17 +333,22 @@ function onMessage(message) {
     case "welcome":
       setBalance(message.balance);
       break;
-    case "table":
+    case "table": {
       if (state.table && message.table !== state.table) {
         // a private table joined by invite code: adopt its real id
         sessionStorage.setItem(`sanh.invite.${message.table}`, state.table);
         state.table = message.table;
       }
+      const previous = state.update;
       state.update = message;
       if (message.resume_token) sessionStorage.setItem(`sanh.resume.${message.table}`, message.resume_token);
-      if (message.view && !message.view.terminal && state.result && state.result.hand !== message.hand) state.result = null;
+      if (!previous || previous.hand !== message.hand) state.ui = {};
+      // A buy-in or a cash-out moves gold between the wallet and the table stake.
+      if (myStake(previous) !== myStake(message)) refreshBalance();
+      maybeAutoSit(message);
       renderTableBody();
       break;
+    }
     case "result":
       state.result = message;
       if (typeof message.balance === "number") setBalance(message.balance);
@@ -309,155 +358,289 @@ function onMessage(message) {
       state.buyin = message;
       renderTableBody();
       break;
+    case "balance":
+      setBalance(message.balance);
+      break;
     case "ack":
       break;
     case "error":
-      showBanner(`${t(`error.${message.code}`, message.code)}: ${message.message}`, "error", 4000);
+      showBanner(`${t(`error.${message.code}`)}: ${message.message}`, "error", 5000);
       break;
     default:
       break;
   }
 }
 
+function myStake(update) {
+  const seat = update && update.seats.find((s) => s.player && s.player === state.player);
+  return seat ? seat.table_stake : undefined;
+}
+
+async function refreshBalance() {
+  try {
+    setBalance((await api("/api/me")).balance);
+  } catch (e) { /* the next message will tell */ }
+}
+
+// The host of a new table sits at once and then calls the bots asked for at creation.
+function maybeAutoSit(update) {
+  const id = update.table;
+  if (sessionStorage.getItem(`sanh.autosit.${id}`) && update.your_seat === null) {
+    sessionStorage.removeItem(`sanh.autosit.${id}`);
+    send({ type: "sit", table: id });
+    return;
+  }
+  const bots = Number(sessionStorage.getItem(`sanh.bots.${id}`) || 0);
+  if (bots && update.your_seat !== null) {
+    sessionStorage.removeItem(`sanh.bots.${id}`);
+    send({ type: "add_bots", table: id, count: bots });
+  }
+}
+
 function renderTable(tableId) {
   closeSocket();
   state.table = tableId;
-  app.innerHTML = `<section class="table-page" id="table-page" aria-live="polite"><p>${t("table.waiting")}</p></section>`;
+  app.innerHTML = `<section class="table-page" id="table-page"><p>${t("table.waiting")}</p></section>`;
   connect(tableId);
-  state.ticker = setInterval(tickTimers, 250);
+  state.ticker = setInterval(tickTimers, 200);
 }
 
 function tickTimers() {
+  const now = Date.now() / 1000;
   document.querySelectorAll("[data-deadline]").forEach((el) => {
-    const left = Math.max(0, Number(el.dataset.deadline) - Date.now() / 1000);
-    el.textContent = `${Math.ceil(left)} ${t("table.seconds")}`;
-    el.classList.toggle("urgent", left < 5);
+    const deadline = Number(el.dataset.deadline);
+    const left = Math.max(0, deadline - now);
+    const first = state.firstSeen[deadline] || (state.firstSeen[deadline] = now);
+    const total = Math.max(0.5, deadline - first);
+    const text = el.querySelector(".t") || el;
+    text.textContent = `${Math.ceil(left)} ${t("table.seconds")}`;
+    const bar = el.querySelector(".bar > i");
+    if (bar) bar.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
+    el.classList.toggle("urgent", left < 3);
   });
 }
 
-function seatName(seat) {
-  if (!seat.player) return t("table.empty_seat");
-  if (seat.player === state.player) return `${t("table.you")} (${esc(seat.name)})`;
-  return esc(seat.name);
+function timerHTML(deadline, label = "") {
+  if (!deadline) return "";
+  return `<div class="timer" data-deadline="${deadline}" role="timer" aria-label="${esc(label || t("table.deadline"))}"><span class="t"></span><span class="bar"><i></i></span></div>`;
 }
 
-function renderSeats(update) {
-  const view = update.view || {};
-  const deadlines = update.deadlines || {};
-  return update.seats.map((seat) => {
-    const engine = seat.engine_seat;
-    const acting = engine !== null && engine !== undefined && (view.to_act || []).includes(engine);
-    const deadline = engine !== null && engine !== undefined ? deadlines[String(engine)] : undefined;
-    const tags = [
-      seat.bot ? `<span class="tag">${t("table.bot")}</span>` : "",
-      seat.host ? `<span class="tag">${t("table.host")}</span>` : "",
-      seat.player && !seat.connected ? `<span class="tag warn">${t("table.offline")}</span>` : "",
-    ].join("");
-    const stake = seat.table_stake !== undefined ? `<div>${t("table.stake")}: ${gold(seat.table_stake)}</div>` : "";
-    const timer = deadline ? `<div class="timer" data-deadline="${deadline}"></div>` : "";
-    const sit = !seat.player && update.your_seat === null
-      ? `<button data-sit="${seat.seat}">${t("table.sit")}</button>` : "";
-    return `<div class="seat ${acting ? "acting" : ""} ${seat.player === state.player ? "mine" : ""}" data-seat="${seat.seat}">
-      <div class="seat-name">${seatName(seat)} ${tags}</div>${stake}${timer}${sit}</div>`;
-  }).join("");
-}
-
-const BASE_FIELDS = new Set(["game", "version", "viewer", "to_act", "legal_actions", "amount_ranges", "terminal"]);
-const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|wager|committed|ante|gold|chips|call|raise|reserved|pay)/i;
-
-function renderValue(key, value) {
-  if (Array.isArray(value)) {
-    if (value.length && value.every((v) => v === null || isCardCode(v))) return cardsHTML(value);
-    if (value.length && value.every((v) => Array.isArray(v))) {
-      return `<ol class="groups">${value.map((v, i) => `<li><span class="idx">${i + 1}</span> ${renderValue(key, v)}</li>`).join("")}</ol>`;
-    }
-    if (value.length && value.every((v) => v && typeof v === "object")) {
-      return `<ol class="objs">${value.map((v) => `<li>${renderObject(v)}</li>`).join("")}</ol>`;
-    }
-    if (!value.length) return "—";
-    return value.map((v) => (typeof v === "number" && MONEY.test(key) ? gold(v) : esc(v))).join(" · ");
+// Engine seat -> the table seat entry of the player sitting there (for names).
+function seatByEngine(update) {
+  const out = {};
+  for (const seat of update.seats) {
+    const engine = engineOf(seat, update);
+    if (engine !== null) out[engine] = seat;
   }
-  if (value && typeof value === "object") return renderObject(value);
-  if (typeof value === "number" && MONEY.test(key)) return gold(value);
-  if (typeof value === "boolean") return value ? "✓" : "✗";
-  if (value === null) return "—";
-  if (isCardCode(value)) return cardsHTML([value]);
-  return esc(t(`value.${value}`, String(value)));
+  return out;
 }
 
-function renderObject(obj) {
-  return `<dl class="fields">${Object.entries(obj)
-    .filter(([k]) => k !== "type")
-    .map(([k, v]) => `<dt>${esc(t(`field.${k}`, k))}</dt><dd>${renderValue(k, v)}</dd>`).join("")}</dl>`;
+// A seat's engine seat: from the server while a hand runs; once it is over (the last view is
+// still shown) from the result's seat mapping.
+function engineOf(seat, update) {
+  if (seat.engine_seat !== null && seat.engine_seat !== undefined) return seat.engine_seat;
+  const result = state.result;
+  if (seat.player && update.view && update.view.terminal && result && result.hand === update.hand) {
+    const index = result.seats.indexOf(seat.player);
+    return index >= 0 ? index : null;
+  }
+  return null;
 }
 
-function renderView(view) {
-  const fields = Object.entries(view).filter(([k]) => !BASE_FIELDS.has(k));
-  return `<dl class="fields view">${fields
-    .map(([k, v]) => `<dt>${esc(t(`field.${k}`, k))}</dt><dd data-field="${esc(k)}">${renderValue(k, v)}</dd>`).join("")}</dl>`;
+function makeContext(update) {
+  const view = update.view;
+  const game = update.game;
+  const byEngine = seatByEngine(update);
+  const mySeat = update.seats.find((s) => s.player === state.player && s.player);
+  const me = mySeat ? engineOf(mySeat, update) : null;
+  state.actions = [];
+  state.ranges = [];
+  if (!state.ui[game]) state.ui[game] = {};
+  const ctx = {
+    game,
+    view,
+    update,
+    me,
+    ui: state.ui[game],
+    lost: state.lost,
+    tv: (value) => tv(game, value),
+    name(engine) {
+      if (engine === null || engine === undefined) return t("table.house");
+      const seat = byEngine[engine];
+      if (!seat) return t("table.seat_n", { n: engine + 1 });
+      return seat.player === state.player ? t("table.you") : esc(seat.name);
+    },
+    // A button for one legal action (looked up by index when clicked).
+    button(action, { label, cls = "", attrs = "" } = {}) {
+      const index = state.actions.push(action) - 1;
+      const text = label !== undefined ? label : esc(actionLabel(game, action, { names: ctx.name }));
+      if (action.type === "Leave") cls += " danger";
+      return `<button type="button" class="act ${cls}" data-act="${index}" data-type="${esc(action.type)}" ${attrs} ${state.lost ? "disabled" : ""}>${text}</button>`;
+    },
+    // An amount form for one amount range: slider, number input (gold) and confirm.
+    rangeForm(range, { label, quick = [] } = {}) {
+      const index = state.ranges.push(range) - 1;
+      const name = label !== undefined ? label : esc(actionLabel(game, { ...range.action, [range.field]: undefined }));
+      const start = ctx.ui[`amount.${JSON.stringify(range.action)}`] ?? range.min;
+      const value = Math.min(range.max, Math.max(range.min, start));
+      const quicks = quick
+        .filter((q) => q.amount >= range.min && q.amount <= range.max)
+        .map((q) => `<button type="button" class="quick" data-set="${q.amount}">${esc(q.label)}</button>`).join("");
+      return `<form class="range" data-range="${index}" data-type="${esc(range.action.type)}">
+        <span class="range-name">${name}</span>
+        <input type="range" min="${range.min}" max="${range.max}" step="${range.step}" value="${value}" aria-label="${esc(t("table.amount"))}">
+        <input type="number" min="${range.min / 100}" max="${range.max / 100}" step="0.01" value="${value / 100}" aria-label="${esc(t("table.amount"))}" inputmode="decimal">
+        ${quicks}
+        <button type="submit" class="primary" ${state.lost ? "disabled" : ""}>${t("table.confirm")}</button>
+      </form>`;
+    },
+    act(action) {
+      actNow(action);
+    },
+    rerender() {
+      renderTableBody();
+    },
+  };
+  return ctx;
 }
 
-function actionLabel(action) {
-  const name = t(`action.${action.type}`, action.type);
-  const extra = Object.entries(action)
-    .filter(([k]) => k !== "type" && k !== "seat")
-    .map(([k, v]) => {
-      if (Array.isArray(v)) return v.every(isCardCode) ? v.map((c) => c.replace("T", "10")).join(" ") : v.join(",");
-      if (typeof v === "number" && MONEY.test(k)) return gold(v);
-      return t(`value.${v}`, String(v));
-    })
-    .join(" ");
-  return extra ? `${name} ${extra}` : name;
+function actNow(action) {
+  const view = state.update && state.update.view;
+  if (!view) return;
+  send({ type: "act", table: state.table, nonce: crypto.randomUUID(), version: view.version, action });
 }
 
-function renderActions(view) {
-  if (!view || !view.legal_actions) return "";
-  const buttons = view.legal_actions.map((a, i) =>
-    `<button class="act" data-action="${i}" data-type="${esc(a.type)}">${esc(actionLabel(a))}</button>`).join("");
-  const ranges = (view.amount_ranges || []).map((r, i) => `
-    <form class="range" data-range="${i}">
-      <span>${esc(actionLabel({ ...r.action, [r.field]: undefined }).replace("undefined", ""))}</span>
-      <input type="range" min="${r.min}" max="${r.max}" step="${r.step}" value="${r.min}" aria-label="${t("table.amount")}">
-      <input type="number" min="${r.min / 100}" max="${r.max / 100}" step="${r.step / 100}" value="${r.min / 100}" aria-label="${t("table.amount")}">
-      <button type="submit" data-type="${esc(r.action.type)}">${t("table.confirm")}</button>
-    </form>`).join("");
-  if (!buttons && !ranges) return "";
-  return `<div class="actions" role="group" aria-label="${t("table.your_turn")}"><strong>${t("table.your_turn")}</strong>${buttons}${ranges}</div>`;
+// The generic action bar: every legal action as a button, every amount range as a form.
+export function genericActions(view, ctx, { skip = () => false } = {}) {
+  const ranges = view.amount_ranges || [];
+  const covered = (a) => ranges.some((r) => sameTemplate(a, r.action, r.field));
+  const buttons = (view.legal_actions || [])
+    .filter((a) => !covered(a) && !skip(a))
+    .map((a) => ctx.button(a)).join("");
+  const forms = ranges.filter((r) => !skip(r.action)).map((r) => ctx.rangeForm(r)).join("");
+  return buttons + forms;
 }
 
-function renderResult(result) {
+function renderSeat(seat, update, ctx, renderer) {
+  const view = update.view;
+  const engine = engineOf(seat, update);
+  const inHand = view && engine !== null;
+  const acting = inHand && (view.to_act || []).includes(engine);
+  const deadline = inHand ? (update.deadlines || {})[String(engine)] : undefined;
+  const mine = seat.player && seat.player === state.player;
+  if (!seat.player) {
+    const sit = update.your_seat === null ? `<button data-sit="${seat.seat}" class="sit">${t("table.sit")}</button>` : "";
+    return `<div class="seat empty" data-seat="${seat.seat}"><div class="seat-name muted">${t("table.seat_n", { n: seat.seat + 1 })} · ${t("table.empty_seat")}</div>${sit}</div>`;
+  }
+  const info = inHand && renderer.seat ? renderer.seat(view, engine, ctx) || {} : {};
+  const tags = [
+    seat.bot ? `<span class="tag">${t("table.bot")}</span>` : "",
+    seat.host ? `<span class="tag">${t("table.host")}</span>` : "",
+    !seat.connected ? `<span class="tag warn">${t("table.offline")}</span>` : "",
+    ...(info.tags || []),
+  ].join("");
+  const stake = seat.table_stake !== undefined && (info.stack === undefined || info.stack === null)
+    ? `<div class="stake-line">${t("table.stake")}: <strong data-stake="${seat.table_stake}">${gold(seat.table_stake)}</strong></div>` : "";
+  const stack = info.stack !== undefined && info.stack !== null ? `<div class="stack">${t("table.stack")}: <strong>${gold(info.stack)}</strong></div>` : "";
+  const bet = info.bet ? `<div class="seat-bet"><span class="chip-ico" aria-hidden="true"></span>${gold(info.bet)}</div>` : "";
+  const status = (info.status || []).map((s) => `<span class="status">${s}</span>`).join("");
+  const dealer = info.dealer ? `<span class="dealer-btn" title="${t("table.dealer")}" aria-label="${t("table.dealer")}">D</span>` : "";
+  const cls = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.out ? "out" : "", info.winner ? "winner" : ""].join(" ");
+  const stakeAttr = seat.table_stake !== undefined ? `data-table-stake="${seat.table_stake}"` : "";
+  return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${inHand ? engine : ""}" ${mine ? 'data-mine="1"' : ""} ${stakeAttr}>
+    <div class="seat-head">${dealer}<span class="seat-name">${mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${tags}</div>
+    ${stake}${stack}
+    <div class="seat-cards">${info.cards || ""}</div>
+    ${bet}${status ? `<div class="statuses">${status}</div>` : ""}
+    ${timerHTML(deadline, seat.name)}
+  </div>`;
+}
+
+function renderResult(result, update) {
   if (!result) return "";
+  const game = update ? update.game : "";
   const s = result.settlement;
+  const mine = result.seats.indexOf(state.player);
   const who = (seat) => {
     if (seat === null || seat === undefined) return t("table.house");
     const player = result.seats[seat];
     if (player === state.player) return t("table.you");
-    const entry = (state.update ? state.update.seats : []).find((x) => x.player === player);
-    return entry ? esc(entry.name) : esc(player || "?");
+    const entry = (update ? update.seats : []).find((x) => x.player === player);
+    return entry ? esc(entry.name) : t("table.seat_n", { n: seat + 1 });
   };
-  const lines = (s.lines || []).map((l) =>
-    `<tr><td>${who(l.seat)}</td><td>${esc(t(`item.${l.item}`, l.item))}</td><td>${l.stake ? gold(l.stake) : ""}</td><td class="${l.amount >= 0 ? "win" : "loss"}">${gold(l.amount)}</td></tr>`).join("");
-  const totals = s.deltas.map((d, i) =>
-    `<tr class="total"><td>${who(i)}</td><td>${t("table.net")}</td><td></td><td class="${d >= 0 ? "win" : "loss"}" data-net-seat="${i}">${gold(d)}</td></tr>`).join("");
+  const lines = (s.lines || []).map((l) => `<tr class="${l.seat === mine ? "mine" : ""}">
+      <td>${who(l.seat)}</td><td>${esc(tg("item", game, l.item))}${l.detail ? ` <span class="muted">${esc(l.detail)}</span>` : ""}</td>
+      <td class="num">${l.stake ? gold(l.stake) : ""}</td><td class="num ${l.amount >= 0 ? "win" : "loss"}">${signed(l.amount)}</td></tr>`).join("");
+  const totals = s.deltas.map((d, i) => `<tr class="total ${i === mine ? "mine" : ""}"><td>${who(i)}</td><td>${t("table.net")}</td><td></td>
+      <td class="num ${d >= 0 ? "win" : "loss"}" data-net-seat="${i}" ${i === mine ? `data-my-net="${d}"` : ""}>${signed(d)}</td></tr>`).join("");
   const extra = [
-    s.house ? `<tr><td>${t("table.house")}</td><td></td><td></td><td>${gold(s.house)}</td></tr>` : "",
-    s.fee ? `<tr><td>${t("table.fee")}</td><td></td><td></td><td>${gold(s.fee)}</td></tr>` : "",
-    s.breakage ? `<tr><td>${t("table.breakage")}</td><td></td><td></td><td>${gold(s.breakage)}</td></tr>` : "",
+    s.house ? `<tr><td>${t("table.house")}</td><td></td><td></td><td class="num">${signed(s.house)}</td></tr>` : "",
+    s.fee ? `<tr><td>${t("table.fee")}</td><td></td><td></td><td class="num">${gold(s.fee)}</td></tr>` : "",
+    (s.clan_share || []).some((x) => x) ? `<tr><td>${t("table.clan")}</td><td></td><td></td><td class="num">${gold(s.clan_share.reduce((a, b) => a + b, 0))}</td></tr>` : "",
+    s.breakage ? `<tr><td>${t("table.breakage")}</td><td></td><td></td><td class="num">${gold(s.breakage)}</td></tr>` : "",
   ].join("");
-  return `<section class="result" aria-label="${t("table.result")}"><h2>${t("table.result")} · ${t("table.hand")} ${result.hand}</h2>
-    <table class="list">${lines}${totals}${extra}</table>
+  const facts = (s.detail || []).map(([key, value]) => `<dt>${esc(t(`detail.${key}`))}</dt><dd>${renderValue(game, key, value, who)}</dd>`).join("");
+  return `<section class="result" id="result" data-hand="${result.hand}" aria-label="${t("table.result")}">
+    <h2>${t("table.result")} · ${t("table.hand")} ${result.hand}</h2>
+    ${mine >= 0 ? `<p class="my-result ${s.deltas[mine] >= 0 ? "win" : "loss"}">${t("table.you")}: <strong>${signed(s.deltas[mine])}</strong></p>` : ""}
+    <div class="scroll"><table class="list lines"><thead><tr><th></th><th></th><th class="num">${t("table.bet")}</th><th class="num">${t("table.net")}</th></tr></thead>
+    <tbody>${lines}${totals}${extra}</tbody></table></div>
+    ${facts ? `<dl class="fields facts">${facts}</dl>` : ""}
     ${result.server_seed ? `<p class="fair">${t("table.seed")}: <code>${esc(result.server_seed)}</code></p>` : ""}</section>`;
+}
+
+// A generic rendering of a view value (the details panel and the settlement facts).
+const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$)/i;
+const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
+function renderValue(game, key, value, who) {
+  const name = who || ((s) => t("table.seat_n", { n: s + 1 }));
+  if (key === "pots" && Array.isArray(value)) {
+    return value.map((pot) => `${gold(pot[0])}${Array.isArray(pot[1]) ? ` (${pot[1].map((s) => name(s)).join(", ")})` : ""}${Array.isArray(pot[2]) ? ` → ${pot[2].map((s) => name(s)).join(", ")}` : ""}`).join("; ") || "—";
+  }
+  if (key === "shown" && Array.isArray(value)) {
+    return value.map((entry) => Array.isArray(entry) && typeof entry[0] === "number"
+      ? `<div>${name(entry[0])}: ${entry.slice(1).map((v) => renderValue(game, "", v, who)).join(" · ")}</div>`
+      : renderValue(game, "", entry, who)).join("") || "—";
+  }
+  if (Array.isArray(value)) {
+    if (!value.length) return "—";
+    if (value.every((v) => v === null || isCardCode(v))) return cardsHTML(value, { size: "xs" });
+    if (value.every((v) => typeof v === "number") && SEATS.test(key) && !MONEY.test(key)) return value.map((v) => name(v)).join(", ");
+    if (value.every((v) => Array.isArray(v) || (v && typeof v === "object"))) {
+      return `<ol class="groups">${value.map((v) => `<li>${renderValue(game, key, v, who)}</li>`).join("")}</ol>`;
+    }
+    return value.map((v) => renderValue(game, key, v, who)).join(" · ");
+  }
+  if (value && typeof value === "object") {
+    return `<dl class="fields">${Object.entries(value).filter(([k]) => k !== "type").map(([k, v]) => `<dt>${esc(k)}</dt><dd>${renderValue(game, k, v, who)}</dd>`).join("")}</dl>`;
+  }
+  if (typeof value === "number" && MONEY.test(key)) return gold(value);
+  if (typeof value === "number" && SEATS.test(key)) return name(value);
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  if (value === null || value === "") return "—";
+  if (isCardCode(value)) return cardsHTML([value], { size: "xs" });
+  if (typeof value === "string" && /^([2-9TJQKA][cdhs])( [2-9TJQKA][cdhs])+$/.test(value)) return cardsHTML(value.split(" "), { size: "xs" });
+  if (typeof value === "string") return esc(has(`value.${game}.${value}`) || has(`value.${value}`) ? tv(game, value) : value);
+  return esc(value);
+}
+
+const BASE_FIELDS = new Set(["game", "version", "viewer", "to_act", "legal_actions", "amount_ranges", "terminal"]);
+function renderDetails(view, ctx) {
+  const fields = Object.entries(view).filter(([k]) => !BASE_FIELDS.has(k));
+  return `<details class="details"><summary>${t("table.details")}</summary><dl class="fields view">${fields
+    .map(([k, v]) => `<dt>${esc(tg("field", ctx.game, k))}</dt><dd data-field="${esc(k)}">${renderValue(ctx.game, k, v, ctx.name)}</dd>`).join("")}</dl></details>`;
 }
 
 function renderBuyin() {
   const panel = state.buyin;
   if (!panel || (state.update && state.update.seats.some((s) => s.player === state.player && s.ready))) return "";
   return `<form class="buyin" id="buyin"><h2>${t("table.buyin")}</h2>
+    <p>${t("table.buyin_range", { min: gold(panel.min), max: gold(panel.max) })}</p>
     <input type="range" min="${panel.min}" max="${panel.max}" step="1" value="${panel.max}" aria-label="${t("table.amount")}">
     <input type="number" min="${panel.min / 100}" max="${panel.max / 100}" step="0.01" value="${panel.max / 100}" aria-label="${t("table.amount")}">
-    <span class="timer" data-deadline="${panel.deadline}"></span>
+    ${timerHTML(panel.deadline)}
     <button type="submit" class="primary">${t("table.confirm")}</button>
-    <p>${t("table.buyin_auto")}</p></form>`;
+    <p class="muted">${t("table.buyin_auto")}</p></form>`;
 }
 
 function renderTableBody() {
@@ -465,49 +648,82 @@ function renderTableBody() {
   const update = state.update;
   if (!page || !update) return;
   const view = update.view;
+  const renderer = RENDERERS[update.game] || GENERIC;
+  const ctx = makeContext(update);
   const tableDeadline = (update.deadlines || {}).table;
-  const mine = update.your_seat !== null;
+  const seated = update.your_seat !== null;
+  const isHost = update.seats.some((s) => s.player === state.player && s.host);
+  const free = update.seats.filter((s) => !s.player).length;
+  // Opponents first, my seat last (at the bottom, next to my hand and the action bar).
+  const seats = [...update.seats].sort((a, b) => (a.player === state.player) - (b.player === state.player));
+  const others = seats.filter((s) => !(s.player && s.player === state.player));
+  const mine = seats.find((s) => s.player && s.player === state.player);
+  const turn = view && view.to_act && view.to_act.length && !view.terminal;
+  const myTurn = turn && ctx.me !== null && view.to_act.includes(ctx.me) && ((view.legal_actions || []).length || (view.amount_ranges || []).length);
+  let actions = "";
+  if (view && !view.terminal && seated && ctx.me !== null) {
+    actions = renderer.actions ? renderer.actions(view, ctx, genericActions) : genericActions(view, ctx);
+  }
+  const waitingFor = turn && !myTurn ? `<p class="waiting-for">${t("table.waiting_for")}: ${view.to_act.map((e) => ctx.name(e)).join(", ")}</p>` : "";
+  const status = !view ? `<p class="muted">${state.result ? t("table.next_hand") : t("table.waiting")}</p>` : "";
   page.innerHTML = `
     <header class="table-head">
       <h1>${esc(gameName(update.game))}</h1>
-      <span>${t("table.hand")} ${update.hand}</span>
-      ${tableDeadline ? `<span>${t("table.table_clock")}: <span class="timer" data-deadline="${tableDeadline}"></span></span>` : ""}
-      ${update.commitment ? `<span class="fair" title="${t("table.fair")}">${t("table.fair")}: <code>${update.commitment.slice(0, 12)}…</code></span>` : ""}
+      <span class="pill">${t("table.hand")} ${update.hand}</span>
+      ${tableDeadline ? `<span class="pill clock">${t("table.table_clock")}: ${timerHTML(tableDeadline, t("table.table_clock"))}</span>` : ""}
+      ${update.commitment ? `<span class="fair pill" title="${t("table.fair")}: ${esc(update.commitment)}">${t("table.fair")}: <code>${update.commitment.slice(0, 10)}…</code></span>` : ""}
       <span class="buttons">
-        ${mine ? `<button id="stand">${t("table.stand")}</button>` : ""}
-        <button id="add-bots">${t("table.add_bots")}</button>
+        ${seated ? `<button id="stand" type="button">${t("table.stand")}</button>` : ""}
+        ${isHost && free ? `<button id="add-bots" type="button">${t("table.add_bots")}</button>` : ""}
         <a class="button" href="#/lobby" id="leave">${t("table.leave")}</a>
       </span>
     </header>
-    <div class="seats">${renderSeats(update)}</div>
-    <div class="felt">${view ? renderView(view) : `<p>${t("table.waiting")}</p>`}</div>
+    ${state.lost ? `<div class="lost" role="alert">${t("conn.lost")}</div>` : ""}
+    <div class="table-layout game-${esc(update.game)}">
+      <div class="opponents">${others.map((s) => renderSeat(s, update, ctx, renderer)).join("")}</div>
+      <div class="felt" id="felt">${view ? (renderer.center ? renderer.center(view, ctx) : "") : status}${waitingFor}</div>
+      <div class="me-row">${mine ? renderSeat(mine, update, ctx, renderer) : `<p class="muted spectator">${t("table.spectator")}</p>`}
+        <div class="my-area">${view && renderer.mine ? renderer.mine(view, ctx) : ""}</div></div>
+    </div>
     ${renderBuyin()}
-    ${state.lost ? "" : renderActions(view)}
-    ${renderResult(state.result)}`;
-  bindTable(page, view);
+    ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
+    ${renderResult(state.result, update)}
+    ${view ? renderDetails(view, ctx) : ""}`;
+  bindTable(page, update, ctx, renderer);
   tickTimers();
+  state.rendered += 1;
+  page.dataset.rendered = String(state.rendered);
 }
 
-function bindTable(page, view) {
+function bindTable(page, update, ctx, renderer) {
   page.querySelectorAll("[data-sit]").forEach((b) => {
     b.onclick = () => send({ type: "sit", table: state.table, seat: Number(b.dataset.sit) });
   });
   const stand = page.querySelector("#stand");
   if (stand) stand.onclick = () => send({ type: "stand", table: state.table });
-  page.querySelector("#add-bots").onclick = () => send({ type: "add_bots", table: state.table, count: 1 });
+  const bots = page.querySelector("#add-bots");
+  if (bots) bots.onclick = () => send({ type: "add_bots", table: state.table, count: 1 });
   page.querySelector("#leave").onclick = () => send({ type: "leave", table: state.table });
-  const act = (action) => send({ type: "act", table: state.table, nonce: crypto.randomUUID(), version: view.version, action });
   page.querySelectorAll("button.act").forEach((b) => {
-    b.onclick = () => act(view.legal_actions[Number(b.dataset.action)]);
+    b.onclick = () => {
+      const action = state.actions[Number(b.dataset.act)];
+      if (action) actNow(action);
+    };
   });
   page.querySelectorAll("form.range").forEach((form) => {
-    const spec = view.amount_ranges[Number(form.dataset.range)];
+    const spec = state.ranges[Number(form.dataset.range)];
     const [slider, number] = form.querySelectorAll("input");
-    slider.oninput = () => { number.value = Number(slider.value) / 100; };
-    number.oninput = () => { slider.value = Math.round(Number(number.value) * 100); };
+    const remember = (units) => { ctx.ui[`amount.${JSON.stringify(spec.action)}`] = units; };
+    slider.oninput = () => { number.value = Number(slider.value) / 100; remember(Number(slider.value)); };
+    number.oninput = () => { slider.value = Math.round(Number(number.value) * 100); remember(Math.round(Number(number.value) * 100)); };
+    form.querySelectorAll("[data-set]").forEach((b) => {
+      b.onclick = () => { slider.value = b.dataset.set; number.value = Number(b.dataset.set) / 100; remember(Number(b.dataset.set)); };
+    });
     form.onsubmit = (event) => {
       event.preventDefault();
-      act({ ...spec.action, [spec.field]: Math.round(Number(number.value) * 100) });
+      let amount = Math.round(Number(number.value) * 100);
+      amount = Math.min(spec.max, Math.max(spec.min, amount));
+      actNow({ ...spec.action, [spec.field]: amount });
     };
   });
   const buyin = page.querySelector("#buyin");
@@ -519,8 +735,10 @@ function bindTable(page, view) {
       event.preventDefault();
       send({ type: "buyin", table: state.table, amount: Math.round(Number(number.value) * 100) });
       state.buyin = null;
+      renderTableBody();
     };
   }
+  if (update.view && renderer.bind) renderer.bind(page, update.view, ctx);
 }
 
 // ----- profile and recall ------------------------------------------------------------------
@@ -530,26 +748,34 @@ async function renderProfile() {
   const { clans } = await api("/api/clans");
   setBalance(me.balance);
   const xp = Object.entries(me.xp || {}).map(([game, value]) =>
-    `<tr><td>${esc(gameName(game))}</td><td>${value}</td><td>${Math.round((me.play_seconds || {})[game] || 0)} s</td></tr>`).join("");
+    `<tr><td>${esc(gameName(game))}</td><td class="num">${value}</td><td class="num">${Math.round((me.play_seconds || {})[game] || 0)} ${t("table.seconds")}</td></tr>`).join("");
   const clan = me.clan
-    ? `<p>${esc(me.clan.name)} (${esc(me.clan.role || "")}) <button id="leave-clan">${t("profile.leave_clan")}</button></p>`
+    ? `<p><strong>${esc(me.clan.name)}</strong> · XP ${me.clan.xp} <button id="leave-clan">${t("profile.leave_clan")}</button></p>`
     : `<p>${t("profile.no_clan")}</p>
        <form id="new-clan" class="row"><input name="name" required aria-label="${t("profile.clan")}"><button>${t("profile.create_clan")}</button></form>
-       <ul>${clans.map((c) => `<li>${esc(c.name)} <button data-join="${esc(c.id)}">${t("profile.join")}</button></li>`).join("")}</ul>`;
+       <ul class="clans">${clans.map((c) => `<li>${esc(c.name)} (XP ${c.xp}) <button data-join="${esc(c.id)}">${t("profile.join")}</button></li>`).join("")}</ul>`;
   app.innerHTML = `
   <section class="panel"><h1>${t("profile.title")}</h1>
-    <p>${esc(me.name)} · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
+    <p>${t("profile.name")}: <strong>${esc(me.name)}</strong> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
     <h2>${t("profile.xp")}</h2>
-    <table class="list"><thead><tr><th>${t("lobby.game")}</th><th>${t("profile.xp")}</th><th>${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table>
+    ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
     <h2>${t("profile.clan")}</h2>${clan}
     <h2>${t("profile.statement")}</h2>
-    <table class="list"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th>${t("profile.amount")}</th></tr></thead>
-    <tbody>${transfers.map((x) => `<tr><td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`, x.code))}</td><td class="${x.amount >= 0 ? "win" : "loss"}">${gold(x.amount)}</td></tr>`).join("")}</tbody></table>
+    <div class="scroll"><table class="list"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th class="num">${t("profile.amount")}</th></tr></thead>
+    <tbody>${transfers.map((x) => `<tr><td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td><td class="num ${x.amount >= 0 ? "win" : "loss"}">${signed(x.amount)}</td></tr>`).join("")}</tbody></table></div>
   </section>`;
   const leave = document.getElementById("leave-clan");
   if (leave) leave.onclick = async () => { await api("/api/clans/leave", { method: "POST" }); route(); };
   const form = document.getElementById("new-clan");
-  if (form) form.onsubmit = async (e) => { e.preventDefault(); await api("/api/clans", { method: "POST", body: { name: new FormData(form).get("name") } }); route(); };
+  if (form) {
+    form.onsubmit = async (e) => {
+      e.preventDefault();
+      try {
+        await api("/api/clans", { method: "POST", body: { name: new FormData(form).get("name") } });
+        route();
+      } catch (err) { showBanner(errorText(err), "error", 4000); }
+    };
+  }
   document.querySelectorAll("[data-join]").forEach((b) => {
     b.onclick = async () => { await api(`/api/clans/${encodeURIComponent(b.dataset.join)}/join`, { method: "POST" }); route(); };
   });
@@ -558,28 +784,40 @@ async function renderProfile() {
 async function renderRecall(handId) {
   if (handId) {
     const hand = await api(`/api/recall/${encodeURIComponent(handId)}`);
-    app.innerHTML = `<section class="panel"><h1>${esc(gameName(hand.game))} · ${t("table.hand")} ${hand.hand}</h1>
-      ${renderView(hand.view)}
-      <h2>${t("recall.actions")}</h2><ol class="log">${hand.actions.map((a) => `<li>${esc(a)}</li>`).join("")}</ol>
-      ${renderResult({ hand: hand.hand, settlement: hand.settlement, seats: hand.players, server_seed: hand.server_seed })}</section>`;
+    const game = hand.game;
+    const fake = { game, seats: [] };
+    const view = hand.view || {};
+    const fields = Object.entries(view).filter(([k]) => !BASE_FIELDS.has(k));
+    app.innerHTML = `<section class="panel"><p><a href="#/recall">← ${t("recall.back")}</a></p>
+      <h1>${esc(gameName(game))} · ${t("table.hand")} ${hand.hand}</h1>
+      <dl class="fields view">${fields.map(([k, v]) => `<dt>${esc(tg("field", game, k))}</dt><dd>${renderValue(game, k, v)}</dd>`).join("")}</dl>
+      <h2>${t("recall.actions")}</h2><ol class="log">${(hand.actions || []).map((a) => `<li>${esc(typeof a === "string" ? a : JSON.stringify(a))}</li>`).join("")}</ol>
+      ${renderResult({ hand: hand.hand, settlement: hand.settlement, seats: hand.players || [], server_seed: hand.server_seed }, fake)}</section>`;
     return;
   }
   const { hands } = await api("/api/recall?limit=20");
   app.innerHTML = `<section class="panel"><h1>${t("recall.title")}</h1>
-    ${hands.length ? `<table class="list">${hands.map((h) => `<tr><td>${esc(gameName(h.game))}</td><td>${t("table.hand")} ${h.hand}</td><td class="${h.net >= 0 ? "win" : "loss"}">${gold(h.net)}</td><td><a class="button" href="#/recall/${encodeURIComponent(h.id)}">${t("recall.open")}</a></td></tr>`).join("")}</table>` : `<p>${t("recall.none")}</p>`}
+    ${hands.length ? `<div class="scroll"><table class="list">${hands.map((h) => `<tr><td>${esc(gameName(h.game))}</td><td>${t("table.hand")} ${h.hand}</td><td class="num ${h.net >= 0 ? "win" : "loss"}">${signed(h.net)}</td><td><a class="button" href="#/recall/${encodeURIComponent(h.id)}">${t("recall.open")}</a></td></tr>`).join("")}</table></div>` : `<p>${t("recall.none")}</p>`}
   </section>`;
 }
 
 // ----- start ---------------------------------------------------------------------------------
+await loadStrings();
 const langSelect = document.getElementById("lang");
+langSelect.innerHTML = languages().map((l) => `<option value="${l}">${t(`lang.${l}`)}</option>`).join("");
 langSelect.value = getLang();
-setLang(getLang());
 langSelect.onchange = () => {
   setLang(langSelect.value);
   if (state.token) api("/api/me", { method: "PATCH", body: { language: langSelect.value } }).catch(() => {});
-  route();
-  renderTableBody();
+  if (state.update) {
+    applyStatic();
+    setBalance();
+    renderTableBody();
+  } else {
+    route();
+  }
 };
 document.getElementById("logout").onclick = logout;
-export { has };
+document.body.dataset.ready = "1";
 route();
+export { state, tf };

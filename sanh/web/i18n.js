@@ -1,197 +1,65 @@
-// User-facing strings: Vietnamese (default) and English. Every key exists in both tables
-// (a test checks), and t() marks a missing key visibly so none can hide.
-export const STRINGS = {
-  vi: {
-    "brand": "Sảnh",
-    "nav.lobby": "Sảnh chơi",
-    "nav.profile": "Hồ sơ",
-    "nav.recall": "Xem lại ván",
-    "nav.language": "Ngôn ngữ",
-    "nav.logout": "Đăng xuất",
-    "footer.playmoney": "Chỉ chơi bằng tiền ảo: không nạp, không rút.",
-    "auth.title": "Vào sảnh",
-    "auth.guest": "Chơi ngay (khách)",
-    "auth.login": "Đăng nhập",
-    "auth.register": "Đăng ký",
-    "auth.username": "Tên đăng nhập",
-    "auth.password": "Mật khẩu",
-    "auth.name": "Tên hiển thị",
-    "auth.failed": "Không đăng nhập được",
-    "lobby.title": "Các bàn chơi",
-    "lobby.all": "Tất cả",
-    "lobby.game": "Trò chơi",
-    "lobby.stake": "Mức cược",
-    "lobby.seats": "Chỗ",
-    "lobby.options": "Tùy chọn",
-    "lobby.open": "Vào bàn",
-    "lobby.empty": "Chưa có bàn nào.",
-    "lobby.system": "Bàn hệ thống",
-    "lobby.private": "Riêng tư",
-    "lobby.quick": "Nhanh",
-    "lobby.create": "Tạo bàn",
-    "lobby.invite": "Mã mời",
-    "lobby.join_invite": "Vào bằng mã mời",
-    "lobby.bots": "Số máy",
-    "lobby.created": "Đã tạo bàn",
-    "lobby.filter_open": "Còn chỗ",
-    "table.sit": "Ngồi",
-    "table.stand": "Đứng dậy",
-    "table.leave": "Rời bàn",
-    "table.add_bots": "Thêm máy",
-    "table.hand": "Ván",
-    "table.waiting": "Đang chờ người chơi…",
-    "table.your_turn": "Đến lượt bạn",
-    "table.seconds": "giây",
-    "table.empty_seat": "Trống",
-    "table.bot": "Máy",
-    "table.host": "Chủ bàn",
-    "table.offline": "Mất kết nối",
-    "table.you": "Bạn",
-    "table.stake": "Tẩy",
-    "table.amount": "Số tiền",
-    "table.confirm": "Đồng ý",
-    "table.result": "Kết quả ván",
-    "table.net": "Thắng/thua",
-    "table.house": "Nhà cái",
-    "table.fee": "Phí",
-    "table.breakage": "Làm tròn",
-    "table.fair": "Cam kết (SHA-256)",
-    "table.seed": "Hạt giống máy chủ",
-    "table.buyin": "Mang tiền vào bàn",
-    "table.buyin_auto": "Hết giờ sẽ tự mang mức tối đa",
-    "table.deadline": "Thời gian",
-    "table.table_clock": "Đặt cược",
-    "table.public": "Bàn",
-    "conn.lost": "Mất kết nối, đang kết nối lại…",
-    "conn.back": "Đã kết nối lại.",
-    "profile.title": "Hồ sơ",
-    "profile.balance": "Số dư",
-    "profile.xp": "Kinh nghiệm",
-    "profile.playtime": "Thời gian chơi",
-    "profile.clan": "Bang hội",
-    "profile.no_clan": "Chưa có bang",
-    "profile.create_clan": "Lập bang",
-    "profile.join": "Gia nhập",
-    "profile.leave_clan": "Rời bang",
-    "profile.statement": "Sao kê",
-    "profile.amount": "Số tiền",
-    "profile.reason": "Lý do",
-    "profile.when": "Thời điểm",
-    "recall.title": "Các ván gần đây",
-    "recall.none": "Chưa có ván nào.",
-    "recall.actions": "Diễn biến",
-    "recall.open": "Xem",
-    "error.generic": "Có lỗi",
-  },
-  en: {
-    "brand": "Sảnh",
-    "nav.lobby": "Lobby",
-    "nav.profile": "Profile",
-    "nav.recall": "Hand recall",
-    "nav.language": "Language",
-    "nav.logout": "Log out",
-    "footer.playmoney": "Play money only: no deposits, no withdrawals.",
-    "auth.title": "Enter the hall",
-    "auth.guest": "Play now (guest)",
-    "auth.login": "Log in",
-    "auth.register": "Sign up",
-    "auth.username": "Username",
-    "auth.password": "Password",
-    "auth.name": "Display name",
-    "auth.failed": "Could not sign in",
-    "lobby.title": "Tables",
-    "lobby.all": "All",
-    "lobby.game": "Game",
-    "lobby.stake": "Bet level",
-    "lobby.seats": "Seats",
-    "lobby.options": "Options",
-    "lobby.open": "Open",
-    "lobby.empty": "No tables yet.",
-    "lobby.system": "House table",
-    "lobby.private": "Private",
-    "lobby.quick": "Quick",
-    "lobby.create": "Create a table",
-    "lobby.invite": "Invite code",
-    "lobby.join_invite": "Join by invite code",
-    "lobby.bots": "Bots",
-    "lobby.created": "Table created",
-    "lobby.filter_open": "Open seats",
-    "table.sit": "Sit",
-    "table.stand": "Stand up",
-    "table.leave": "Leave",
-    "table.add_bots": "Add bots",
-    "table.hand": "Hand",
-    "table.waiting": "Waiting for players…",
-    "table.your_turn": "Your turn",
-    "table.seconds": "s",
-    "table.empty_seat": "Empty",
-    "table.bot": "Bot",
-    "table.host": "Host",
-    "table.offline": "Disconnected",
-    "table.you": "You",
-    "table.stake": "Stake",
-    "table.amount": "Amount",
-    "table.confirm": "Confirm",
-    "table.result": "Result",
-    "table.net": "Net",
-    "table.house": "House",
-    "table.fee": "Fee",
-    "table.breakage": "Breakage",
-    "table.fair": "Commitment (SHA-256)",
-    "table.seed": "Server seed",
-    "table.buyin": "Buy in",
-    "table.buyin_auto": "At the deadline the maximum is bought",
-    "table.deadline": "Time",
-    "table.table_clock": "Betting",
-    "table.public": "Table",
-    "conn.lost": "Connection lost, reconnecting…",
-    "conn.back": "Reconnected.",
-    "profile.title": "Profile",
-    "profile.balance": "Balance",
-    "profile.xp": "XP",
-    "profile.playtime": "Play time",
-    "profile.clan": "Clan",
-    "profile.no_clan": "No clan",
-    "profile.create_clan": "Found a clan",
-    "profile.join": "Join",
-    "profile.leave_clan": "Leave clan",
-    "profile.statement": "Statement",
-    "profile.amount": "Amount",
-    "profile.reason": "Reason",
-    "profile.when": "When",
-    "recall.title": "Recent hands",
-    "recall.none": "No hands yet.",
-    "recall.actions": "Actions",
-    "recall.open": "Open",
-    "error.generic": "Error",
-  },
-};
-
+// User-facing strings: Vietnamese (default) and English, from /i18n.json ({key: [vi, en]}).
+// Every key exists in both languages (a test checks, and checks that every game term of the
+// registry is there). t() marks a missing key visibly as ⟦key⟧ so that none can hide.
+let LANGS = ["vi", "en"];
+let STRINGS = {};
 let lang = localStorage.getItem("sanh.lang") || "vi";
+
+export async function loadStrings() {
+  const response = await fetch("/i18n.json");
+  const data = await response.json();
+  LANGS = data.languages;
+  STRINGS = data.strings;
+  if (!LANGS.includes(lang)) lang = LANGS[0];
+  document.documentElement.lang = lang;
+}
+
+export function languages() {
+  return LANGS;
+}
 
 export function getLang() {
   return lang;
 }
 
 export function setLang(next) {
-  lang = STRINGS[next] ? next : "vi";
+  lang = LANGS.includes(next) ? next : LANGS[0];
   localStorage.setItem("sanh.lang", lang);
   document.documentElement.lang = lang;
 }
 
 export function has(key) {
-  return Object.prototype.hasOwnProperty.call(STRINGS[lang], key);
+  return Object.prototype.hasOwnProperty.call(STRINGS, key);
 }
 
-// t(key): the string, or a visible marker ⟦key⟧ that the tests look for.
-export function t(key, fallback) {
-  if (has(key)) return STRINGS[lang][key];
-  if (fallback !== undefined) return fallback;
+function fill(text, params) {
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+// t(key, params): the string in the current language, or the visible marker ⟦key⟧.
+export function t(key, params) {
+  if (has(key)) return fill(STRINGS[key][LANGS.indexOf(lang)], params);
   return `⟦${key}⟧`;
+}
+
+// tg(kind, game, name): a game term; a game-specific key (kind.game.name) wins over kind.name.
+export function tg(kind, game, name) {
+  const specific = `${kind}.${game}.${name}`;
+  return has(specific) ? t(specific) : t(`${kind}.${name}`);
+}
+
+// tf(key, fallback): for free text the engines send (hand names, log lines): a translation
+// when one exists, else the text itself.
+export function tf(key, fallback) {
+  return has(key) ? t(key) : fallback;
 }
 
 export function applyStatic(root = document) {
   root.querySelectorAll("[data-i18n]").forEach((el) => {
     el.textContent = t(el.dataset.i18n);
+  });
+  root.querySelectorAll("[data-i18n-label]").forEach((el) => {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   });
 }

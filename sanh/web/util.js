@@ -1,0 +1,69 @@
+// Small helpers shared by the page and the game renderers.
+import { t, tg, has } from "/i18n.js";
+import { isCardCode, cardLabel } from "/cards.js";
+
+// Money is integer minor units; 1 gold = 100 units, shown with two decimals (1,234.00).
+export function gold(units) {
+  if (typeof units !== "number" || Number.isNaN(units)) return "—";
+  const sign = units < 0 ? "-" : "";
+  const abs = Math.abs(units);
+  const whole = Math.floor(abs / 100).toLocaleString("en-US");
+  return `${sign}${whole}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+export function signed(units) {
+  return units > 0 ? `+${gold(units)}` : gold(units);
+}
+
+export function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+// An enumerated value of a view (phase, outcome, bet area...): value.game.X, then value.X.
+export function tv(game, value) {
+  if (value === null || value === undefined || value === "") return "—";
+  return tg("value", game, value);
+}
+
+const MONEY_FIELDS = new Set(["amount"]);
+
+// The label of an action: its translated name and its fields (cards, amounts, areas).
+export function actionLabel(game, action, { names } = {}) {
+  const name = tg("action", game, action.type);
+  const parts = [];
+  for (const [key, value] of Object.entries(action)) {
+    if (key === "type" || key === "seat") continue;
+    if (key === "sizes" || value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      if (value.every(isCardCode)) parts.push(value.map(cardLabel).join(" "));
+      else parts.push(value.join(","));
+    } else if (typeof value === "number" && MONEY_FIELDS.has(key)) {
+      parts.push(gold(value));
+    } else if (key === "target" && typeof value === "number") {
+      parts.push(`→ ${names ? names(value) : value + 1}`);
+    } else if (key === "meld" && typeof value === "number") {
+      parts.push(`${t("table.meld")} ${value + 1}`);
+    } else if (key === "index" && typeof value === "number") {
+      parts.push(`#${value + 1}`);
+    } else if (isCardCode(value)) {
+      parts.push(cardLabel(value));
+    } else if (typeof value === "boolean") {
+      parts.push(`${has(`field.${key}`) ? t(`field.${key}`) : t(`option.xito.${key}`)}: ${value ? t("yes") : t("no")}`);
+    } else if (typeof value === "string") {
+      parts.push(tv(game, value));
+    } else {
+      parts.push(String(value));
+    }
+  }
+  return parts.length ? `${name} ${parts.join(" ")}` : name;
+}
+
+// Whether two actions are the same template (same type and same fields but ``field``).
+export function sameTemplate(a, b, field) {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    if (key === field) continue;
+    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) return false;
+  }
+  return true;
+}

@@ -1,0 +1,155 @@
+"""Fixtures for the browser tests: a hall server in a subprocess and Debian's Chromium.
+
+The hall runs ``sanh serve`` over a temporary SQLite database with its clocks scaled by
+``TIMER_SCALE`` (fast, but a turn still leaves a page several seconds to click). Chromium is the
+system one at ``/usr/bin/chromium`` (``make test`` installs it with apt when it is missing);
+Playwright never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
+
+CHROMIUM = os.environ.get("SANH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMER_SCALE = 0.4
+"""Turns last 15 s x 0.4 = 6 s, betting windows 12 s (Tài Xỉu) or 6 s."""
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Hall:
+    """A running ``sanh serve`` in a subprocess."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        """The base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+
+
+def start_hall(directory: Path, **env: str) -> Hall:
+    """Start a hall over a new database in ``directory``; waits until /healthz answers."""
+    port = free_port()
+    log = directory / "hall.log"
+    args = [
+        sys.executable,
+        "-m",
+        "sanh",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        f"sqlite:///{directory / 'hall.db'}",
+        "--timer-scale",
+        str(TIMER_SCALE),
+        "--no-system-tables",
+    ]
+    environment = {
+        **os.environ,
+        "SANH_BETWEEN_HANDS": "6",
+        "SANH_BOT_DELAY": "0.5",
+        "SANH_LOG_JSON": "false",
+        **env,
+    }
+    with log.open("ab") as out:
+        process = subprocess.Popen(args, stdout=out, stderr=out, env=environment)
+    hall = Hall(process, port, log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{hall.url}/healthz", timeout=1) as response,
+        ):
+            if response.status == 200:
+                return hall
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    hall.stop()
+    raise RuntimeError("the hall did not start: " + log.read_text()[-2000:])
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    """The Playwright driver."""
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Debian's headless Chromium."""
+    if not Path(CHROMIUM).exists():
+        raise RuntimeError(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)")
+    chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh browser profile at desktop size."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    """A page that fails the test on any uncaught script error."""
+    tab = context.new_page()
+    errors: list[Any] = []
+    tab.on("pageerror", lambda error: errors.append(error))
+    yield tab
+    assert not errors, f"script errors: {errors}"

@@ -1,0 +1,202 @@
+"""Every term of every registered game that the web client must translate, from the registry.
+
+Action types, view fields, options (names and choices) come from each game's declarations;
+settlement items and the enumerated values of views (phases, outcomes, bet areas...) from
+random hands played with every seat count; error codes from the protocol and the HTTP API.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import re
+import sys
+from typing import Any
+
+from sanh.cards.rng import SeededRng
+from sanh.eval.combos import Kind
+from sanh.games import REGISTRY
+from sanh.games.base import CHANCE, Game, TableConfig, View
+from sanh.games.driver import chance_event, random_action
+from sanh.ledger.model import TransferCode
+from sanh.notation.jsonable import to_jsonable
+from sanh.server.protocol import ErrorCode
+
+__all__ = ["ENUM_FIELDS", "HTTP_ERRORS", "game_terms", "required_keys"]
+
+ENUM_FIELDS = frozenset(
+    {
+        "phase",
+        "street",
+        "outcome",
+        "result",
+        "table_kind",
+        "decisions",
+        "spots",
+        "table",
+        "scoring",
+        "variant",
+        "my_bets",
+        "table_totals",
+        "my_pending",
+        "my_confirmed",
+        "reason",
+    }
+)
+"""View fields whose string values are names from a small set (translated as ``value.*``)."""
+
+HTTP_ERRORS = (
+    "bad_config",
+    "bad_credentials",
+    "no_such_hand",
+    "no_such_table",
+    "not_host",
+    "too_large",
+    "unauthenticated",
+    "malformed",
+    "refused",
+)
+"""Error codes of the HTTP API (``{"error": code}``)."""
+
+EXTRA_ITEMS: dict[str, frozenset[str]] = {
+    # phom.py: Ù payments are booked under the outcome held in a variable (`kind`).
+    "phom": frozenset({"u", "u_tron", "u_khan", "u_k", "an_3"}),
+    # sam_loc.py card_amount(): the per-loser item is "cards", "treo" or "thoi".
+    "sam-loc": frozenset({"cards", "treo", "thoi"}),
+}
+"""Settlement items held in variables, which neither the ast scan nor short playouts find."""
+
+HANDS_PER_SEAT_COUNT = 12
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_ITEM_CALLS = {"Debt", "SettlementLine"}
+_OUTCOME_CALLS = {"_end", "_count_end", "_ordinary_end", "_instant", "_finish"}
+
+
+def _source_terms(game: Game[Any]) -> tuple[set[str], set[str]]:
+    """Items and outcomes named in the game's module (and the helpers it uses), read by ast.
+
+    Settlement items passed to ``Debt(...)``/``SettlementLine(...)``, outcomes passed to the
+    end-of-game helpers or as ``outcome=``/``phase=`` keywords: rare endings that random hands
+    seldom reach are found here.
+    """
+    module = sys.modules[type(game).__module__]
+    sources = [inspect.getsource(module)]
+    for name in ("_shedding", "_debts"):
+        helper = sys.modules.get(f"sanh.games.{name}")
+        if helper is not None and f"sanh.games.{name}" in sources[0]:
+            sources.append(inspect.getsource(helper))
+    items: set[str] = set()
+    values: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                consts = [
+                    a.value
+                    for a in node.args
+                    if isinstance(a, ast.Constant) and isinstance(a.value, str)
+                ]
+                if name in _ITEM_CALLS:
+                    items.update(c for c in consts if _NAME.match(c))
+                elif name in _OUTCOME_CALLS:
+                    values.update(c for c in consts if _NAME.match(c))
+                for keyword in node.keywords:
+                    value = keyword.value
+                    if (
+                        keyword.arg in {"outcome", "phase"}
+                        and isinstance(value, ast.Constant)
+                        and isinstance(value.value, str)
+                        and _NAME.match(value.value)
+                    ):
+                        values.add(value.value)
+    return items, values
+
+
+def _enum_values(field: str, value: Any, out: set[str]) -> None:
+    if field not in ENUM_FIELDS:
+        return
+    if isinstance(value, str):
+        if (value and field != "table") or value in {"system", "player"}:
+            out.add(value)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str) and item and field != "table":
+                out.add(item)
+            elif isinstance(item, list) and item and isinstance(item[0], str):
+                out.add(item[0])
+
+
+def _view_fields(game: Game[Any]) -> set[str]:
+    state = game.new_state(TableConfig.make(seats=game.info.seats_min, stake=100))
+    view = game.observe(state, 0)
+    base = {f.name for f in dataclasses.fields(View)}
+    return {f.name for f in dataclasses.fields(view)} - base
+
+
+def game_terms(game_id: str) -> dict[str, set[str]]:
+    """The terms of one game: actions, fields, options, choices, items, values."""
+    game = REGISTRY[game_id]
+    info = game.info
+    terms: dict[str, set[str]] = {
+        "action": {cls.__name__ for cls in info.action_types},
+        "field": _view_fields(game),
+        "option": {o.name for o in info.options},
+        "item": set(),
+        "value": set(),
+        "detail": set(),
+    }
+    items, values = _source_terms(game)
+    terms["item"].update(items | EXTRA_ITEMS.get(game_id, frozenset()))
+    if game_id in {"tien-len", "sam-loc"}:
+        terms["value"].update(kind.value for kind in Kind)
+    terms["value"].update(values)
+    for option in info.options:
+        for choice in option.choices:
+            if isinstance(choice, str):
+                terms["value"].add(choice)
+    seed = 0
+    for seats in range(info.seats_min, info.seats_max + 1):
+        for _ in range(HANDS_PER_SEAT_COUNT):
+            seed += 1
+            rng = SeededRng(seed)
+            state = game.new_state(TableConfig.make(seats=seats, stake=100))
+            for _step in range(info.max_actions):
+                turn = game.to_act(state)
+                if turn is None:
+                    break
+                if turn is CHANCE:
+                    state = game.apply(state, chance_event(game, state, rng))
+                    continue
+                for viewer in (0, None):
+                    view = to_jsonable(game.observe(state, viewer))
+                    for key, value in view.items():
+                        _enum_values(key, value, terms["value"])
+                    for action in view["legal_actions"]:
+                        for key in ("bet", "spot"):
+                            if isinstance(action.get(key), str):
+                                terms["value"].add(action[key])
+                state = game.apply(state, random_action(game, state, rng))
+            view = to_jsonable(game.observe(state, 0))
+            for key, value in view.items():
+                _enum_values(key, value, terms["value"])
+            settlement = game.settle(state)
+            for line in settlement.lines:
+                terms["item"].add(line.item)
+            for key, _value in settlement.detail:
+                terms["detail"].add(key)
+    return terms
+
+
+def required_keys() -> set[str]:
+    """Every i18n key the client needs for the registry (game-specific keys may override)."""
+    keys: set[str] = set()
+    for game_id in sorted(REGISTRY):
+        keys.add(f"game.{game_id}")
+        for kind, names in game_terms(game_id).items():
+            keys.update(f"{kind}.{name}" for name in names)
+    keys.update(f"error.{code.value}" for code in ErrorCode)
+    keys.update(f"error.{code}" for code in HTTP_ERRORS)
+    keys.update(f"reason.{code.value}" for code in TransferCode)
+    return keys

@@ -1,0 +1,106 @@
+"""The pages outside a hand in both languages, the reload in the middle of a hand, and the
+messages when the connection drops and comes back.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+from sanh.games import REGISTRY
+from tests.web.conftest import start_hall
+from tests.web.helpers import (
+    check_both_languages,
+    check_translated,
+    create_table,
+    play_round,
+    sign_in,
+    switch_language,
+)
+
+
+def test_every_page_in_both_languages_shows_no_untranslated_key(page: Page, tmp_path: Path) -> None:
+    hall = start_hall(tmp_path)
+    try:
+        page.goto(hall.url)
+        page.wait_for_selector("#guest")
+        check_both_languages(page)  # the sign-in page
+        sign_in(page, hall.url)
+        for game in sorted(REGISTRY):  # the lobby with each game's create-table options
+            page.goto(f"{hall.url}/#/lobby?game={game}")
+            page.wait_for_function(
+                "g => document.querySelector('#create-game')?.value === g", arg=game
+            )
+            assert page.locator("#create-options [data-opt]").count() == len(
+                REGISTRY[game].info.options
+            )
+            check_both_languages(page)
+        create_table(page, "poker-aof", seats=2, bots=1)
+        play_round(page, "poker-aof")
+        check_both_languages(page)
+        for hash_ in ("#/profile", "#/recall"):
+            page.goto(f"{hall.url}/{hash_}")
+            page.wait_for_selector("section.panel h1")
+            check_both_languages(page)
+        page.click("a[href^='#/recall/']")
+        page.wait_for_selector("#result")
+        check_both_languages(page)
+    finally:
+        hall.stop()
+
+
+def test_reload_in_the_middle_of_a_hand_restores_seat_cards_and_timer(
+    page: Page, tmp_path: Path
+) -> None:
+    # Slow bots (10 s x 0.4 = 4 s a move) leave time to reload while the bot is to act.
+    hall = start_hall(tmp_path, SANH_BOT_DELAY="10")
+    try:
+        sign_in(page, hall.url)
+        create_table(page, "texas-holdem", seats=2, bots=1)
+        page.wait_for_selector("#buyin")
+        page.click("#buyin button[type=submit]")
+        page.wait_for_selector(".actions.my-turn", timeout=20_000)
+        cards = page.eval_on_selector_all(
+            ".seat[data-mine] svg.card.face", "els => els.map(e => e.dataset.card)"
+        )
+        assert len(cards) == 2
+        page.click("button.act[data-type='Call']")
+        page.wait_for_function(
+            "() => { const u = window.sanh.update; return u && u.view"
+            " && !u.view.to_act.includes(u.view.viewer); }"
+        )
+        before = page.evaluate("() => window.sanh.update")
+        waiting = [seat for seat in before["deadlines"] if seat != "table"]
+        assert waiting, "the bot's turn has a deadline"
+
+        page.reload()
+        page.wait_for_selector(".seat[data-mine] svg.card.face")
+        after = page.evaluate("() => window.sanh.update")
+        assert after["hand"] == before["hand"]
+        assert after["your_seat"] == before["your_seat"]
+        assert (
+            page.eval_on_selector_all(
+                ".seat[data-mine] svg.card.face", "els => els.map(e => e.dataset.card)"
+            )
+            == cards
+        )
+        assert after["deadlines"] == before["deadlines"]
+        seat = waiting[0]
+        timer = page.locator(f".seat[data-engine='{seat}'] .timer[data-deadline]")
+        assert float(timer.get_attribute("data-deadline") or 0) == before["deadlines"][seat]
+        assert int((timer.inner_text()).split()[0]) > 0
+        check_translated(page)
+
+        # The connection drops: a clear message, then the seat comes back by itself.
+        switch_language(page, "en")
+        page.evaluate("() => window.sanh.ws.close()")
+        page.wait_for_selector("#banner[data-kind='warn']:not([hidden])")
+        assert "Connection to the server lost" in page.inner_text("#banner")
+        assert page.locator(".lost").count() == 1
+        page.wait_for_selector("#banner[data-kind='ok']:not([hidden])", timeout=10_000)
+        assert "Reconnected" in page.inner_text("#banner")
+        page.wait_for_selector(".seat[data-mine] svg.card.face")
+        assert page.locator(".lost").count() == 0
+    finally:
+        hall.stop()
