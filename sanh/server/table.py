@@ -30,7 +30,7 @@ from sanh.bots import Bot, bot_for
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
+from sanh.games.base import CHANCE, Action, Event, Game, Reason, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event
 from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
@@ -43,7 +43,7 @@ __all__ = ["Connection", "SeatSlot", "TableActor", "TableSpec"]
 
 log = logging.getLogger("sanh.table")
 
-STAKED_GAMES = {"texas-holdem", "all-in-or-fold", "xi-to"}
+STAKED_GAMES = {"texas-holdem", "poker-aof", "xi-to"}
 """Tẩy games: players bring a table stake through the buy-in panel (RULES.md §2.3)."""
 MIN_BALANCE_MULTIPLE = 10
 """RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
@@ -285,17 +285,15 @@ class TableActor:
         return self.game.info.id in STAKED_GAMES
 
     def buyin_range(self) -> tuple[int, int]:
-        """Minimum and maximum buy-in (RULES.md §2.3)."""
-        stake = self.spec.stake
+        """Minimum and maximum buy-in (RULES.md §2.3), from the game's own rule."""
+        from sanh.games import texas_holdem, xi_to
+
         game_id = self.game.info.id
         if game_id == "xi-to":
-            return stake, 10 * stake
-        if game_id == "all-in-or-fold":
-            return 20 * stake, 20 * stake
-        rule = self.spec.options.get("buyin_rule", "range")
-        if rule == "seed_tay":
-            return 10 * stake, 10 * stake
-        return 40 * stake, 200 * stake
+            return xi_to.buyin_limits(self.spec.stake)
+        return texas_holdem.buyin_limits(
+            self.spec.stake, dict(self.spec.options), aof=game_id == "poker-aof"
+        )
 
     def lobby_entry(self) -> dict[str, Any]:
         """What the lobby shows of this table."""
@@ -490,6 +488,10 @@ class TableActor:
             return
         if self.state is not None and seat in self.hand_players:
             slot.leaving = True
+            engine_seat = self.hand_players.index(seat)
+            action = self.game.default_action(self.state, engine_seat, "leave")
+            if action is not None and action.anytime and self.game.is_legal(self.state, action):
+                self._apply(action)  # games that let a player leave at any moment
             self._advance()
             return
         self._remove(seat)
@@ -607,12 +609,21 @@ class TableActor:
             for seat in expired:
                 if self.state is None:
                     break
-                action = self.game.default_action(self.state, seat, "timeout")
+                action = self.game.default_action(self.state, seat, self._timeout_reason(seat))
                 self.deadlines.pop(seat, None)
                 if action is not None and self.game.is_legal(self.state, action):
                     self._apply(action)
             self._advance()
         self._reschedule_timer()
+
+    def _timeout_reason(self, engine_seat: int | None) -> Reason:
+        """``disconnect`` for a seat whose player is away when its deadline passes."""
+        if engine_seat is None or self.state is None:
+            return "timeout"
+        slot = self.seats[self.hand_players[engine_seat]]
+        if slot is not None and slot.bot is None and not slot.connected:
+            return "disconnect"
+        return "timeout"
 
     def _on_bots(self, conn: Connection | None, data: Any) -> None:
         self._bot_handle = None
@@ -752,15 +763,18 @@ class TableActor:
         self._broadcast()
 
     def _apply_absent_defaults(self, turn: tuple[int, ...]) -> bool:
-        """Apply the default of the first disconnected or leaving seat; True if one applied."""
+        """Apply the leaving default of the first leaving seat to act; True if one applied.
+
+        A disconnected player keeps the seat until the turn's deadline, when the game's
+        disconnection default applies (RULES.md §2.7), so a reload or a short drop costs nothing.
+        """
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
             if slot is None or slot.bot is not None:
                 continue
-            reason = "leave" if slot.leaving else "disconnect" if not slot.connected else None
-            if reason is None:
+            if not slot.leaving:
                 continue
-            action = self.game.default_action(self.state, engine_seat, reason)  # type: ignore[arg-type]
+            action = self.game.default_action(self.state, engine_seat, "leave")
             if action is not None and self.game.is_legal(self.state, action):
                 self._apply(action)
                 return True

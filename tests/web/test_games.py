@@ -23,7 +23,7 @@ from tests.web.helpers import (
 )
 
 GAMES = sorted(REGISTRY)
-STAKED = {"texas-holdem", "xi-to"}
+STAKED = {"texas-holdem", "poker-aof", "xi-to"}
 """Tẩy games at the hall: the hand settles between table stakes (RULES.md §2.3)."""
 
 
