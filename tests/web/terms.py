@@ -157,7 +157,7 @@ def game_terms(game_id: str) -> dict[str, set[str]]:
             if isinstance(choice, str):
                 terms["value"].add(choice)
     seed = 0
-    for seats in range(info.seats_min, info.seats_max + 1):
+    for seats in range(info.seats_min, min(info.seats_max, 6) + 1):
         for _ in range(HANDS_PER_SEAT_COUNT):
             seed += 1
             rng = SeededRng(seed)
