@@ -70,9 +70,15 @@ class Hall:
         for table_id, data in self.bank.saved_tables():
             if table_id in self.tables or data.get("game") not in REGISTRY:
                 continue
-            spec = TableSpec(**data)
-            actor = self._add(table_id, spec, start=False)
-            outcomes[table_id] = actor.recover()
+            try:
+                spec = TableSpec(**data)
+                actor = self._add(table_id, spec, start=False, save=False)
+                outcomes[table_id] = actor.recover()
+            except Exception:
+                log.exception("table %s cannot be restored", table_id)
+                outcomes[table_id] = "failed"
+                self.tables.pop(table_id, None)
+                continue
             actor.start()
         return outcomes
 
@@ -111,7 +117,9 @@ class Hall:
                 )
                 self._add(table_id, spec)
 
-    def _add(self, table_id: str, spec: TableSpec, *, start: bool = True) -> TableActor:
+    def _add(
+        self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
+    ) -> TableActor:
         actor = TableActor(
             table_id,
             spec,
@@ -121,7 +129,8 @@ class Hall:
             on_hand_end=self.on_hand_end,
         )
         self.tables[table_id] = actor
-        self.bank.save_table(table_id, actor.spec_json())
+        if save:
+            self.bank.save_table(table_id, actor.spec_json())
         if start:
             actor.start()
         return actor
@@ -150,6 +159,11 @@ class Hall:
         if stake <= 0 or stake > 100_000_000:
             raise ConfigError("the bet level must be between 0.01 and 1,000,000 gold")
         # Validate the options against the game (unknown names and bad values are refused).
+        options = dict(options)
+        names = {spec.name for spec in info.options}
+        if quick and "table.quick_mode" in names:
+            options["table.quick_mode"] = True
+        quick = quick or bool(options.get("table.quick_mode", False))
         rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(

@@ -207,6 +207,8 @@ class Result(ServerMessage, tag="result"):
     """Engine seat -> player id."""
     server_seed: str | None = None
     balance: int | None = None
+    voided: str | None = None
+    """Why the hand was voided (every stake refunded, RULES.md §2.8); the settlement is empty."""
 
 
 class Ack(ServerMessage, tag="ack"):

@@ -104,6 +104,10 @@ class Bank(Protocol):
         """The last hand if it was opened but not settled or voided, with its events."""
         ...
 
+    def last_settled_hand(self, table: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The config and events of the table's last settled hand (to rebuild its carry)."""
+        ...
+
     def stakes_at(self, table: str) -> list[str]:
         """Players with a stake at the table."""
         ...
