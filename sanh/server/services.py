@@ -67,7 +67,15 @@ class Bank(Protocol):
         ...
 
     def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one accepted command or chance outcome to the table's event log."""
+        """Append one accepted command or chance outcome to the table's event log.
+
+        The event may be committed later, together with other tables' events: it is durable
+        once a :meth:`sync` awaited after it returns, and nobody may be told of it before.
+        """
+        ...
+
+    async def sync(self) -> None:
+        """Wait until every event logged so far is durable."""
         ...
 
     def settle_hand(

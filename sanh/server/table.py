@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import random
 import secrets
@@ -69,6 +70,16 @@ MAX_NONCES = 512
 """Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
 
 
+class _Held(list[tuple["Connection", bytes]]):
+    """The messages an actor's command sends, held until its events are durable."""
+
+    open = True
+
+
+_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("sanh_held", default=None)
+"""Set by a table actor while it applies one command (see :meth:`TableActor._run`)."""
+
+
 class Connection:
     """One WebSocket client as the tables see it: an id, a player and an outbound queue."""
 
@@ -79,11 +90,25 @@ class Connection:
         self.closed = False
 
     def send(self, message: p.ServerMessage) -> None:
-        """Queue a message; a client too slow to drain its queue is disconnected."""
+        """Queue a message; a client too slow to drain its queue is disconnected.
+
+        Inside a table actor's command the message is held until the command's events are
+        durable, then queued (in order).
+        """
+        if self.closed:
+            return
+        held = _HELD.get()
+        if held is not None and held.open:
+            held.append((self, p.encode(message)))
+            return
+        self.put(p.encode(message))
+
+    def put(self, data: bytes) -> None:
+        """Queue encoded bytes."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(p.encode(message))
+            self.outbox.put_nowait(data)
         except asyncio.QueueFull:
             self.close()
 
@@ -190,6 +215,8 @@ class TableActor:
         self._bot_handle: asyncio.TimerHandle | None = None
         self.last_result: dict[str, Any] | None = None
         self.hands_completed = 0
+        self._unsynced = False
+        """Events were logged by the command being applied (await the bank's sync)."""
         self.hands_voided = 0
         self.resumed_at: float | None = None
         """When a hand rebuilt after a restart first moved on (for the resume-time metric)."""
@@ -329,12 +356,30 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             command = await self.queue.get()
+            # What the command sends is held until its events are durable: the bank commits
+            # the events of every table in groups (one fsync for many), and nobody may hear of
+            # an event that a crash could still lose.
+            held = _Held()
+            token = _HELD.set(held)
             try:
                 self._handle(command)
             except Exception:  # an actor must survive one bad command
                 log.exception("table %s: command %s failed", self.id, command.kind)
                 self._fault()
             finally:
+                _HELD.reset(token)
+            try:
+                if self._unsynced:
+                    self._unsynced = False
+                    await self.bank.sync()
+            except Exception:
+                log.exception("table %s: events of %s not written", self.id, command.kind)
+                held.clear()
+                self._fault()
+            finally:
+                held.open = False
+                for conn, data in held:
+                    conn.put(data)
                 if command.done is not None and not command.done.done():
                     command.done.set_result(None)
 
@@ -889,6 +934,7 @@ class TableActor:
         self.game.validate(self.state, event)
         self.seq += 1
         self.bank.log_event(self.id, self.hand, self.seq, {"kind": "event", **_event_json(event)})
+        self._unsynced = True
         self.state = self.game.apply(self.state, event)
 
     def _advance(self) -> None:

@@ -46,6 +46,7 @@ from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json, to_jsonable
+from sanh.server.eventlog import EventLog
 from sanh.server.services import HandOpen, PlayerInfo
 
 __all__ = ["LedgerBank", "WalletServices"]
@@ -101,6 +102,8 @@ class LedgerBank:
         self.services = services
         self.ledger = services.ledger
         self.open: dict[tuple[str, int], _OpenHand] = {}
+        self.events = EventLog(self.ledger.store)
+        """The table event log, committed in groups (see :mod:`sanh.server.eventlog`)."""
 
     # ----- balances ---------------------------------------------------------------------------
     def balance(self, player: str) -> int:
@@ -164,11 +167,14 @@ class LedgerBank:
                 (table, hand, payload),
             )
 
-        result = self.ledger.submit(
-            list(holds.values()),
-            batch_id=f"{table}:h{hand}:open",
-            accounts=[AccountSpec(escrow)],
-            on_apply=log,
+        result = self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                list(holds.values()),
+                batch_id=f"{table}:h{hand}:open",
+                accounts=[AccountSpec(escrow)],
+                on_apply=on_apply,
+            ),
+            log,
         )
         if not result.ok:
             return HandOpen(held={}, refused=tuple(caps))
@@ -176,19 +182,15 @@ class LedgerBank:
         return HandOpen(held=dict(caps), refused=())
 
     def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one event to the table's log (its own transaction)."""
-        payload = json.dumps(event)
-
-        def work(tx: StoreTx) -> None:
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, seq, payload),
-            )
-
-        self.ledger.store.run_write(work)
+        """Append one event to the table's log: durable when a later :meth:`sync` returns."""
+        self.events.append(table, hand, seq, json.dumps(event))
         opened = self.open.get((table, hand))
         if opened is not None:
             opened.events.append(event)
+
+    async def sync(self) -> None:
+        """Wait until every event logged so far is committed (one group commit)."""
+        await self.events.sync()
 
     def settle_hand(
         self,
@@ -266,16 +268,19 @@ class LedgerBank:
                     (pid, record["id"], seat, settlement.deltas[seat], now),
                 )
 
-        result = self.services.players.record_hand(
-            game,
-            settlement,
-            settlement_id=f"{table}:h{hand}:settle",
-            table_id=table,
-            players=ids,
-            play_time_ms=played_ms,
-            accounts=accounts,
-            holds=holds,
-            on_apply=write,
+        result = self.events.run_with_log(
+            lambda on_apply: self.services.players.record_hand(
+                game,
+                settlement,
+                settlement_id=f"{table}:h{hand}:settle",
+                table_id=table,
+                players=ids,
+                play_time_ms=played_ms,
+                accounts=accounts,
+                holds=holds,
+                on_apply=on_apply,
+            ),
+            write,
         )
         if not result.ok:
             raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
@@ -300,13 +305,17 @@ class LedgerBank:
                 (table, hand, 2_000_000, payload),
             )
 
-        self.ledger.submit(
-            [Transfer.void(f"{h.id}:void", h.id) for h in holds],
-            batch_id=f"{table}:h{hand}:void",
-            on_apply=log,
+        self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                [Transfer.void(f"{h.id}:void", h.id) for h in holds],
+                batch_id=f"{table}:h{hand}:void",
+                on_apply=on_apply,
+            ),
+            log,
         )
 
     def _events(self, table: str, hand: int) -> list[dict[str, Any]]:
+        self.events.flush()
         with self.ledger.store.read() as tx:
             rows = tx.execute(
                 "SELECT seq, payload FROM table_events WHERE table_id = ? AND hand = ?"
@@ -439,7 +448,8 @@ class WalletServices:
         return cls(Ledger.open(url), config)
 
     def close(self) -> None:
-        """Close the database."""
+        """Write the pending table events and close the database."""
+        self.bank.events.close()
         self.ledger.close()
 
     def _migrate(self) -> None:
