@@ -51,6 +51,7 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server.fastjson import jsonable
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
@@ -1214,7 +1215,7 @@ class TableActor:
         viewer = None
         if seat is not None and seat in self.hand_players:
             viewer = self.hand_players.index(seat)
-        value: dict[str, Any] = to_jsonable(self.game.observe(state, viewer))
+        value: dict[str, Any] = jsonable(self.game.observe(state, viewer))
         return value
 
     def _seats_json(self) -> list[dict[str, Any]]:
@@ -1266,7 +1267,7 @@ class TableActor:
             return
         public: dict[str, Any] | None = None
         if views is None and self.state is not None:
-            public = to_jsonable(self.game.observe(self.state, None))
+            public = jsonable(self.game.observe(self.state, None))
         seats = self._seats_json()
         for conn in list(self.watchers.values()):
             if views is not None:
@@ -1279,7 +1280,7 @@ class TableActor:
 
 
 def _event_json(event: Event) -> dict[str, Any]:
-    value: dict[str, Any] = to_jsonable(event)
+    value: dict[str, Any] = jsonable(event)
     return value
 
 
