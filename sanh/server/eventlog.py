@@ -64,6 +64,8 @@ class EventLog:
         self._commit_lock = threading.Lock()
         """Held from taking rows until their commit (the writer or a ledger batch)."""
         self._wake = threading.Event()
+        self._kicked = False
+        """The writer was woken and has not yet taken the rows (skip a redundant wake-up)."""
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
@@ -99,7 +101,9 @@ class EventLog:
         self._start()
         future: asyncio.Future[None] = loop.create_future()
         self._waiters.append((target, future))
-        self._wake.set()
+        if not self._kicked:
+            self._kicked = True
+            self._wake.set()
         await future
 
     def flush(self) -> None:
@@ -161,6 +165,7 @@ class EventLog:
     # ----- internals -------------------------------------------------------------------------
     def _take(self) -> tuple[list[Row], int]:
         with self._rows_lock:
+            self._kicked = False
             rows, self._rows = self._rows, []
             self._taken += len(rows)
             return rows, self._taken

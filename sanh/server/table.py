@@ -1240,11 +1240,24 @@ class TableActor:
             out.append(entry)
         return out
 
+    def _common(self) -> tuple[dict[str, float], str | None]:
+        """The deadlines and the hand's commitment, the same for every watcher."""
+        deadlines = {("table" if k is None else str(k)): v for k, v in self.deadlines.items()}
+        commitment = (
+            commitment_of(self.server_seed) if self.server_seed and self.state is not None else None
+        )
+        return deadlines, commitment
+
     def _update_for(
-        self, conn: Connection, view: dict[str, Any] | None, seats: list[dict[str, Any]]
+        self,
+        conn: Connection,
+        view: dict[str, Any] | None,
+        seats: list[dict[str, Any]],
+        common: tuple[dict[str, float], str | None] | None = None,
     ) -> p.TableUpdate:
         seat = self._seat_of(conn.player.id)
         slot = self.seats[seat] if seat is not None else None
+        deadlines, commitment = common if common is not None else self._common()
         return p.TableUpdate(
             table=self.id,
             game=self.game.info.id,
@@ -1252,10 +1265,8 @@ class TableActor:
             your_seat=seat,
             hand=self.hand,
             view=view,
-            deadlines={("table" if k is None else str(k)): v for k, v in self.deadlines.items()},
-            commitment=commitment_of(self.server_seed)
-            if self.server_seed and self.state is not None
-            else None,
+            deadlines=deadlines,
+            commitment=commitment,
             resume_token=slot.resume_token if slot is not None and slot.bot is None else None,
         )
 
@@ -1269,6 +1280,7 @@ class TableActor:
         if views is None and self.state is not None:
             public = jsonable(self.game.observe(self.state, None))
         seats = self._seats_json()
+        common = self._common()
         for conn in list(self.watchers.values()):
             if views is not None:
                 view = views.get(id(conn))
@@ -1276,7 +1288,7 @@ class TableActor:
                 seat = self._seat_of(conn.player.id)
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
-            conn.send(self._update_for(conn, view, seats))
+            conn.send(self._update_for(conn, view, seats, common))
 
 
 def _event_json(event: Event) -> dict[str, Any]:
