@@ -149,10 +149,14 @@ def load_run(args: argparse.Namespace, clients: int, workdir: Path) -> dict[str,
         busy = None
         if len(cpu_window) > window + 2:
             busy = (cpu_window[-2] - cpu_window[-2 - window]) / window
+        rate = report.get("actions_per_s") or 0
         report.update(
             {
                 "server_cpu_s": round(cpu, 1),
                 "server_cpu_busy_in_window": round(busy, 2) if busy is not None else None,
+                "server_cpu_ms_per_action": round(1000 * busy / rate, 3)
+                if busy is not None and rate
+                else None,
                 "server_rss_mb": round(_rss_mb(server.pid), 1),
                 "tool_wall_s": round(elapsed, 1),
                 "loadavg_before": load_before,
@@ -252,12 +256,16 @@ def main() -> None:
     parser.add_argument("--no-restart", action="store_true")
     parser.add_argument("--no-load", action="store_true")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--keep", type=Path, help="keep the databases and server logs here")
     args = parser.parse_args()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="sanh-hall-load-") as tmp:
         workdir = Path(tmp)
+        if args.keep is not None:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            workdir = args.keep
         if not args.no_load:
             for count in (int(c) for c in args.clients.split(",")):
                 report = load_run(args, count, workdir)

@@ -43,6 +43,10 @@ class Settings:
     rate_per_second: float = 20.0
     rate_burst: int = 40
     log_json: bool = True
+    ws: str = "websockets-sansio"
+    """uvicorn's WebSocket implementation (``websockets-sansio``, ``websockets``, ``wsproto``)."""
+    ws_deflate: bool = False
+    """Offer permessage-deflate: smaller frames for a lot more CPU per message."""
 
     def scaled(self, seconds: float) -> float:
         """A duration after :attr:`timer_scale`."""
