@@ -12,7 +12,7 @@ window: hands completed, actions sent and per second, p50/p95/p99/max latency fr
 action to receiving the table update that answers it, and errors.
 
 The clients can run in several processes (``--procs``), so that the load tool is not the
-bottleneck; each process runs its share of the clients on one event loop (uvloop if installed).
+bottleneck; each process runs its share of the clients on one event loop.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import random
 import resource
 import time
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,14 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_loop(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run a coroutine on uvloop if it is installed, else on asyncio's loop."""
-    factory: Callable[[], asyncio.AbstractEventLoop] | None = None
-    with contextlib.suppress(ImportError):
-        import uvloop
-
-        factory = uvloop.new_event_loop
-    with asyncio.Runner(loop_factory=factory) as runner:
-        return runner.run(coro)
+    return asyncio.run(coro)
 
 
 def _in_processes(plans: list[Plan]) -> list[dict[str, Any]]:
