@@ -82,6 +82,38 @@ class Hall:
             actor.start()
         return outcomes
 
+    def open_recorded(self) -> list[TableActor]:
+        """Start the actor of every recorded table; each rebuilds itself from the log lazily.
+
+        A table is rebuilt (:meth:`TableActor.recover`) before its first command: at once if a
+        player comes back to it, otherwise when :meth:`recover_all` reaches it. So the hall
+        serves as soon as it starts and a table resumes within its own replay time, however
+        many tables were in play.
+        """
+        actors = []
+        for table_id, data in self.bank.saved_tables():
+            if table_id in self.tables or data.get("game") not in REGISTRY:
+                continue
+            try:
+                actor = self._add(table_id, TableSpec(**data), start=False, save=False)
+            except Exception:
+                log.exception("table %s cannot be restored", table_id)
+                self.tables.pop(table_id, None)
+                continue
+            actor.recovering = True
+            actor.start()
+            actors.append(actor)
+        return actors
+
+    async def recover_all(self, actors: list[TableActor]) -> dict[str, str]:
+        """Rebuild the tables still waiting for it, one at a time (the loop serves between)."""
+        outcomes: dict[str, str] = {}
+        for actor in actors:
+            if actor.recovering and actor.task is not None:
+                await actor.call("recover")
+            outcomes[actor.id] = actor.recovery or "failed"
+        return outcomes
+
     def open_bot_tables(self) -> None:
         """One table of bots per player-vs-player game, with one seat left for a person."""
         for game_id, game in sorted(REGISTRY.items()):

@@ -221,6 +221,10 @@ class TableActor:
         self.hands_voided = 0
         self.resumed_at: float | None = None
         """When a hand rebuilt after a restart first moved on (for the resume-time metric)."""
+        self.recovering = False
+        """Rebuild from the log (:meth:`recover`) before the first command (lazy restore)."""
+        self.recovery: str | None = None
+        """What the rebuild did (``clean``, ``resumed``, ``voided``, ``failed``)."""
 
     # ----- lifecycle ------------------------------------------------------------------
     def spec_json(self) -> dict[str, Any]:
@@ -335,9 +339,11 @@ class TableActor:
         return any(s is not None and s.bot and s.player.id == player_id for s in self.seats)
 
     def start(self) -> None:
-        """Start the actor task."""
+        """Start the actor task (a table still :attr:`recovering` rebuilds at its first command)."""
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table:{self.id}")
+            if self.recovering:
+                return
             if self.state is not None:
                 self.submit("resume_hand")
             else:
@@ -461,8 +467,28 @@ class TableActor:
 
     # ----- command handling -------------------------------------------------------------
     def _handle(self, command: _Command) -> None:
+        if self.recovering:
+            self._recover_now()
         handler = getattr(self, f"_on_{command.kind}")
         handler(command.conn, command.data)
+
+    def _recover_now(self) -> None:
+        """Rebuild from the log, then play on (the first command of a restored table)."""
+        self.recovering = False
+        try:
+            self.recovery = self.recover()
+        except Exception:
+            log.exception("table %s cannot be restored", self.id)
+            self.recovery = "failed"
+            self._clear_hand()
+            return
+        if self.state is not None:
+            self._on_resume_hand(None, None)
+        else:
+            self._schedule_start()
+
+    def _on_recover(self, conn: Connection | None, data: Any) -> None:
+        """Nothing more: :meth:`_handle` rebuilt the table before this command."""
 
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
