@@ -74,7 +74,15 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings, services)
     print(f"sanh: the hall is on http://{settings.host}:{settings.port}", file=sys.stderr)
     try:
-        uvicorn.run(app, host=settings.host, port=settings.port, log_config=None, ws="websockets")
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_config=None,
+            ws="websockets-sansio",
+            ws_max_size=settings.max_frame_bytes,
+            ws_per_message_deflate=settings.ws_compression,
+        )
     finally:
         services.close()
     return 0

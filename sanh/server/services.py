@@ -66,8 +66,9 @@ class Bank(Protocol):
         """Hold each player's commitment cap for the hand and log the hand's first event."""
         ...
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one accepted command or chance outcome to the table's event log."""
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append accepted commands and chance outcomes ``(table, hand, seq, event)`` to the
+        tables' event logs, in one transaction."""
         ...
 
     def settle_hand(

@@ -50,10 +50,11 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server.jsonview import fast_jsonable
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
-__all__ = ["STAKED_GAMES", "Connection", "SeatSlot", "TableActor", "TableSpec"]
+__all__ = ["STAKED_GAMES", "Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
 
 log = logging.getLogger("sanh.table")
 
@@ -136,6 +137,51 @@ class TableSpec:
     """Table seats held by bots (kept across restarts)."""
 
 
+class LogWriter:
+    """Group commit of table event logs: every table's pending events in one transaction.
+
+    An actor awaits :meth:`write` after each command and sends its messages only then, so
+    nobody hears of an event before it is durable; commands of many tables handled in the
+    same turn of the event loop share one commit.
+    """
+
+    def __init__(self, bank: Bank) -> None:
+        self.bank = bank
+        self._pending: list[tuple[str, int, int, dict[str, Any]]] = []
+        self._waiters: list[asyncio.Future[None]] = []
+        self._scheduled = False
+        self.commits = 0
+        self.events = 0
+
+    async def write(self, table: str, events: list[tuple[int, int, dict[str, Any]]]) -> None:
+        """Append ``(hand, seq, event)`` entries of a table; returns once they are durable."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.extend((table, hand, seq, event) for hand, seq, event in events)
+        self._waiters.append(done)
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._commit)
+        await done
+
+    def _commit(self) -> None:
+        self._scheduled = False
+        rows, waiters = self._pending, self._waiters
+        self._pending, self._waiters = [], []
+        try:
+            self.bank.log_events(rows)
+        except Exception as exc:
+            for waiter in waiters:
+                if not waiter.done():
+                    waiter.set_exception(exc)
+            return
+        self.commits += 1
+        self.events += len(rows)
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+
+
 @dataclass(slots=True)
 class _Command:
     kind: str
@@ -156,6 +202,7 @@ class TableActor:
         settings: Settings,
         rng_factory: Callable[[str], Rng] | None = None,
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
+        log_writer: LogWriter | None = None,
     ) -> None:
         self.id = table_id
         self.spec = spec
@@ -191,6 +238,11 @@ class TableActor:
         self.last_result: dict[str, Any] | None = None
         self.hands_completed = 0
         self.hands_voided = 0
+        self._log_buffer: list[tuple[int, int, dict[str, Any]]] = []
+        """Events applied and not yet written: (hand, seq, event)."""
+        self._outgoing: list[tuple[Connection, p.ServerMessage]] = []
+        """Messages of the command being handled: sent once its events are durable."""
+        self.log_writer = log_writer or LogWriter(bank)
         self.resumed_at: float | None = None
         """When a hand rebuilt after a restart first moved on (for the resume-time metric)."""
 
@@ -277,7 +329,7 @@ class TableActor:
         seated: set[str] = set()
         for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
             info = self.bank.player_info(player_id)
-            bot = bot_for(self.game.info.id) if info.bot else None
+            bot = self._new_bot() if info.bot else None
             self.seats[table_seat] = SeatSlot(
                 info, secrets.token_urlsafe(24), bot=bot, ready=True, restored=bot is None
             )
@@ -334,9 +386,32 @@ class TableActor:
             except Exception:  # an actor must survive one bad command
                 log.exception("table %s: command %s failed", self.id, command.kind)
                 self._fault()
-            finally:
-                if command.done is not None and not command.done.done():
-                    command.done.set_result(None)
+            try:
+                await self._make_durable()
+            except Exception:
+                log.exception("table %s: the event log cannot be written", self.id)
+                self._outgoing = []
+                self._fault()
+                with contextlib.suppress(Exception):
+                    await self._make_durable()
+            self._release()
+            if command.done is not None and not command.done.done():
+                command.done.set_result(None)
+
+    def _send(self, conn: Connection, message: p.ServerMessage) -> None:
+        """Queue a message; it leaves once the events before it are durable."""
+        self._outgoing.append((conn, message))
+
+    def _release(self) -> None:
+        outgoing, self._outgoing = self._outgoing, []
+        for conn, message in outgoing:
+            conn.send(message)
+
+    async def _make_durable(self) -> None:
+        """Write the command's events to the log (a group commit shared by every table)."""
+        if self._log_buffer:
+            events, self._log_buffer = self._log_buffer, []
+            await self.log_writer.write(self.id, events)
 
     def _fault(self) -> None:
         """After an unexpected error with a hand open: void it (RULES.md §2.8)."""
@@ -420,7 +495,7 @@ class TableActor:
 
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
-            conn.send(p.Error(code=code, message=message, table=self.id, **kw))
+            self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
 
     def _seat_of(self, player_id: str) -> int | None:
         for index, slot in enumerate(self.seats):
@@ -560,7 +635,7 @@ class TableActor:
         slot.buyin_deadline = time.time() + self._buyin_seconds()
         panel = p.BuyInPanel(table=self.id, min=least, max=most, deadline=slot.buyin_deadline)
         for watcher in self._connections_of(slot.player.id, conn):
-            watcher.send(panel)
+            self._send(watcher, panel)
         self._reschedule_timer()
         return True
 
@@ -645,6 +720,20 @@ class TableActor:
             return
         self.add_bots(int(data))
 
+    def _on_remove_bots(self, conn: Connection | None, data: Any) -> None:
+        if conn is not None and conn.player.id != self.spec.host:
+            self._error(conn, p.ErrorCode.NOT_HOST, "only the host can send bots away")
+            return
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.bot is None:
+                continue
+            if self._engine_seat(index) is None:
+                self._remove(index)
+            else:
+                slot.leaving = True
+        self._save()
+        self._broadcast()
+
     def add_bots(self, count: int) -> None:
         """Fill up to ``count`` empty seats with bots."""
         for _ in range(count):
@@ -656,9 +745,18 @@ class TableActor:
         self._broadcast()
         self._schedule_start()
 
+    def _new_bot(self) -> Bot:
+        """The game's bot, its thinking capped at :attr:`Settings.bot_samples` samples."""
+        bot = bot_for(self.game.info.id)
+        cap = self.settings.bot_samples
+        samples = getattr(bot, "samples", None)
+        if cap > 0 and isinstance(samples, int) and samples > cap:
+            bot.samples = cap  # type: ignore[attr-defined]
+        return bot
+
     def _seat_bot(self, index: int) -> None:
         info = self.bank.bot_player(f"{self.id}:{index + 1}")
-        slot = SeatSlot(info, secrets.token_urlsafe(8), bot=bot_for(self.game.info.id))
+        slot = SeatSlot(info, secrets.token_urlsafe(8), bot=self._new_bot())
         self.seats[index] = slot
         if index not in self.spec.bots:
             self.spec.bots.append(index)
@@ -683,7 +781,8 @@ class TableActor:
             return
         seen = self.nonces.setdefault(conn.player.id, OrderedDict())
         if message.nonce in seen:
-            conn.send(p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True))
+            ack = p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True)
+            self._send(conn, ack)
             return
         engine_seat = self._engine_seat(seat)
         if self.state is None or engine_seat is None:
@@ -728,7 +827,7 @@ class TableActor:
         seen[message.nonce] = version + 1
         while len(seen) > MAX_NONCES:
             seen.popitem(last=False)
-        conn.send(p.Ack(nonce=message.nonce, version=version + 1))
+        self._send(conn, p.Ack(nonce=message.nonce, version=version + 1))
         self._advance()
 
     def _on_tick(self, conn: Connection | None, data: Any) -> None:
@@ -884,12 +983,22 @@ class TableActor:
         self._advance()
 
     def _apply(self, event: Event) -> None:
-        """Validate, log, then apply one event (raises IllegalActionError, changing nothing)."""
+        """Validate, log, then apply one event (raises IllegalActionError, changing nothing).
+
+        The log entry is buffered and written (one transaction for the command's events)
+        before anyone hears of the change: see :meth:`_flush_log`.
+        """
         assert self.state is not None
         self.game.validate(self.state, event)
         self.seq += 1
-        self.bank.log_event(self.id, self.hand, self.seq, {"kind": "event", **_event_json(event)})
+        self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = self.game.apply(self.state, event)
+
+    def _flush_log(self) -> None:
+        """Write the buffered events now (before the hand's settlement)."""
+        if self._log_buffer:
+            events, self._log_buffer = self._log_buffer, []
+            self.bank.log_events([(self.id, hand, seq, event) for hand, seq, event in events])
 
     def _advance(self) -> None:
         """Run chance, absent seats' defaults and bots until someone present must act."""
@@ -1059,6 +1168,7 @@ class TableActor:
         settlement = self.game.settle(state)
         settlement.check()
         players = self._hand_player_ids()
+        self._flush_log()
         try:
             self.bank.settle_hand(
                 self.id,
@@ -1079,10 +1189,11 @@ class TableActor:
             return
         self.hands_completed += 1
         self.carry = self.game.carry(state)
-        result = to_jsonable(settlement)
+        result = fast_jsonable(settlement)
         self.last_result = {"hand": self.hand, "settlement": result, "players": players}
         for conn in list(self.watchers.values()):
-            conn.send(
+            self._send(
+                conn,
                 p.Result(
                     table=self.id,
                     hand=self.hand,
@@ -1090,7 +1201,7 @@ class TableActor:
                     seats=players,
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
-                )
+                ),
             )
         if self.on_hand_end is not None:
             self.on_hand_end(
@@ -1117,10 +1228,12 @@ class TableActor:
     def _void_hand(self, reason: str) -> None:
         """Void the hand in progress: every hold released, nothing paid (RULES.md §2.8)."""
         players = self._hand_player_ids()
+        self._log_buffer = []  # a void replaces whatever the hand had not logged yet
         self.bank.void_hand(self.id, self.hand, reason)
         self.hands_voided += 1
         for conn in list(self.watchers.values()):
-            conn.send(
+            self._send(
+                conn,
                 p.Result(
                     table=self.id,
                     hand=self.hand,
@@ -1129,7 +1242,7 @@ class TableActor:
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
                     voided=reason,
-                )
+                ),
             )
         self._after_hand()
         self._broadcast({})
@@ -1168,7 +1281,7 @@ class TableActor:
         viewer = None
         if seat is not None and seat in self.hand_players:
             viewer = self.hand_players.index(seat)
-        value: dict[str, Any] = to_jsonable(self.game.observe(state, viewer))
+        value: dict[str, Any] = fast_jsonable(self.game.observe(state, viewer))
         return value
 
     def _seats_json(self) -> list[dict[str, Any]]:
@@ -1213,14 +1326,15 @@ class TableActor:
         )
 
     def _send_update(self, conn: Connection) -> None:
-        conn.send(self._update_for(conn, self._view_json(conn, self.state), self._seats_json()))
+        view = self._view_json(conn, self.state)
+        self._send(conn, self._update_for(conn, view, self._seats_json()))
 
     def _broadcast(self, views: dict[int, dict[str, Any] | None] | None = None) -> None:
         if not self.watchers:
             return
         public: dict[str, Any] | None = None
         if views is None and self.state is not None:
-            public = to_jsonable(self.game.observe(self.state, None))
+            public = fast_jsonable(self.game.observe(self.state, None))
         seats = self._seats_json()
         for conn in list(self.watchers.values()):
             if views is not None:
@@ -1229,7 +1343,7 @@ class TableActor:
                 seat = self._seat_of(conn.player.id)
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
-            conn.send(self._update_for(conn, view, seats))
+            self._send(conn, self._update_for(conn, view, seats))
 
 
 def _event_json(event: Event) -> dict[str, Any]:

@@ -175,20 +175,21 @@ class LedgerBank:
         self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
         return HandOpen(held=dict(caps), refused=())
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one event to the table's log (its own transaction)."""
-        payload = json.dumps(event)
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append events ``(table, hand, seq, event)`` to the tables' logs, in one transaction."""
+        payloads = [(table, hand, seq, json.dumps(event)) for table, hand, seq, event in rows]
 
         def work(tx: StoreTx) -> None:
-            tx.execute(
+            tx.executemany(
                 "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, seq, payload),
+                payloads,
             )
 
         self.ledger.store.run_write(work)
-        opened = self.open.get((table, hand))
-        if opened is not None:
-            opened.events.append(event)
+        for table, hand, _, event in rows:
+            opened = self.open.get((table, hand))
+            if opened is not None:
+                opened.events.append(event)
 
     def settle_hand(
         self,
