@@ -26,6 +26,8 @@ class Settings:
     buyin_timer: float = 5.0
     between_hands: float = 3.0
     bot_delay: float = 0.6
+    reconnect_grace: float = 30.0
+    """How long the seat of a player who is gone between hands is kept for them."""
     bot_samples: int = 150
     """Most Monte-Carlo samples a bot may draw per decision (its thinking time blocks the
     table loop: 150 samples is about 10 ms); 0 keeps each bot's own setting."""

@@ -112,6 +112,8 @@ class SeatSlot:
     """A Tẩy-game player is ready once bought in; everyone else at once."""
     sat_at: float = field(default_factory=time.time)
     buyin_deadline: float | None = None
+    away_deadline: float | None = None
+    """A seat whose player is gone between hands is kept until then (the reconnection grace)."""
 
     @property
     def present(self) -> bool:
@@ -528,6 +530,7 @@ class TableActor:
         assert slot is not None
         slot.connected = True
         slot.restored = False
+        slot.away_deadline = None
 
     def _on_resume(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -564,9 +567,17 @@ class TableActor:
         assert slot is not None
         slot.connected = False
         if self.state is None or seat not in self.hand_players:
-            self._stand(seat, "disconnect")
+            self._keep_away(slot)
+            self._broadcast()
         else:
             self._advance()
+
+    def _keep_away(self, slot: SeatSlot) -> None:
+        """Keep an absent player's seat for the reconnection grace, out of the next hands."""
+        if slot.away_deadline is None:
+            grace = self.settings.scaled(self.settings.reconnect_grace)
+            slot.away_deadline = time.time() + grace
+            self._reschedule_timer()
 
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -842,6 +853,13 @@ class TableActor:
                 elif self._engine_seat(index) is None:
                     self._remove(index)
                     self._broadcast()
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.away_deadline is None or slot.away_deadline > now:
+                continue
+            slot.away_deadline = None
+            if not slot.present and self._engine_seat(index) is None:
+                self._remove(index)
+                self._broadcast()
         if self.state is not None:
             expired = [seat for seat, when in self.deadlines.items() if when <= now]
             for seat in expired:
@@ -1101,7 +1119,9 @@ class TableActor:
             self._timer.cancel()
             self._timer = None
         times = list(self.deadlines.values())
-        times += [s.buyin_deadline for s in self.seats if s is not None and s.buyin_deadline]
+        for slot in self.seats:
+            if slot is not None:
+                times += [t for t in (slot.buyin_deadline, slot.away_deadline) if t is not None]
         if not times or self.task is None:
             return
         delay = max(0.0, min(times) - time.time()) + 0.001
@@ -1259,8 +1279,10 @@ class TableActor:
         for index, slot in enumerate(self.seats):
             if slot is None:
                 continue
-            if slot.leaving or not slot.present:
+            if slot.leaving:
                 self._remove(index)
+            elif not slot.present:
+                self._keep_away(slot)
             elif slot.bot is not None and self.staked:
                 self.bank_for_bot(slot)
             elif (

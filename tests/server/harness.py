@@ -29,7 +29,10 @@ from sanh.games import find_game
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json
 
-Mode = Literal["play", "idle", "watch"]
+Mode = Literal["play", "idle", "watch", "bettor"]
+"""``play``: random legal actions; ``idle``: never acts; ``watch``: a spectator; ``bettor``:
+acts only in a betting window on the table's clock (then lets the clock play its seat)."""
+BETTING_PHASES = frozenset({"betting", "bet", "ready"})
 _decode = msgspec.json.Decoder().decode
 
 
@@ -46,10 +49,16 @@ class WsPlayer:
     idle_rate: float = 0.0
     """In ``play`` mode: the chance of leaving a decision to the clock."""
     max_window_actions: int = 4
+    avoid: frozenset[str] = frozenset()
+    """Action types not to choose while there is another choice (``Fold``...)."""
     messages: list[dict[str, Any]] = field(default_factory=list)
     ws: ClientConnection | None = None
     sent_acts: int = 0
     resume_tokens: dict[str, str] = field(default_factory=dict)
+    accepted: dict[tuple[str, int], set[int]] = field(default_factory=dict)
+    """(table, hand) -> the state versions the player's accepted actions led to."""
+    _sent: dict[str, tuple[str, int]] = field(default_factory=dict)
+    _unanswered: set[str] = field(default_factory=set)
     _reader: asyncio.Task[None] | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _answered: set[tuple[str, int, int]] = field(default_factory=set)
@@ -109,7 +118,16 @@ class WsPlayer:
         kind = message.get("type")
         if kind == "table" and message.get("resume_token"):
             self.resume_tokens[message["table"]] = message["resume_token"]
-        if self.mode != "play":
+        if kind == "ack" and message["nonce"] in self._sent and not message["duplicate"]:
+            self.accepted.setdefault(self._sent[message["nonce"]], set()).add(message["version"])
+        if kind in {"ack", "error"} and message.get("nonce"):
+            self._unanswered.discard(message["nonce"])
+        if self.mode == "bettor" and kind == "table" and message.get("view"):
+            view = message["view"]
+            window = "table" in message.get("deadlines", {})
+            if not window or view.get("phase") not in BETTING_PHASES:
+                return
+        elif self.mode not in ("play", "bettor"):
             return
         if kind == "buyin_panel":
             await self.send({"type": "buyin", "table": message["table"], "amount": message["max"]})
@@ -121,7 +139,7 @@ class WsPlayer:
         table, hand, version = message["table"], message["hand"], view["version"]
         if (table, hand, version) in self._answered or view.get("terminal"):
             return
-        action = choose_action(view, self._rnd)
+        action = choose_action(view, self._rnd, self.avoid)
         if action is None:
             return
         self._answered.add((table, hand, version))
@@ -134,14 +152,11 @@ class WsPlayer:
         if self._rnd.random() < self.idle_rate:
             return
         self.sent_acts += 1
+        nonce = uuid.uuid4().hex
+        self._sent[nonce] = (table, hand)
+        self._unanswered.add(nonce)
         await self.send(
-            {
-                "type": "act",
-                "table": table,
-                "nonce": uuid.uuid4().hex,
-                "version": version,
-                "action": action,
-            }
+            {"type": "act", "table": table, "nonce": nonce, "version": version, "action": action}
         )
 
     async def wait_for(
@@ -163,13 +178,26 @@ class WsPlayer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 1.0))
 
+    async def answered(self, timeout: float = 30) -> None:
+        """Wait until every action sent has been acknowledged or refused."""
+        deadline = time.monotonic() + timeout
+        while self._unanswered:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}: {len(self._unanswered)} actions unanswered")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), 0.5)
+
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         """The messages received of one type."""
         return [m for m in self.messages if m.get("type") == kind]
 
 
-def choose_action(view: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
-    """A random legal action of the viewer, amounts at their minimum."""
+def choose_action(
+    view: dict[str, Any], rnd: random.Random, avoid: frozenset[str] = frozenset()
+) -> dict[str, Any] | None:
+    """A random legal action of the viewer, amounts at their minimum (``avoid``: action types
+    chosen only when nothing else is legal)."""
     candidates: dict[str, dict[str, Any]] = {}
     for action in view.get("legal_actions") or []:
         key = repr(sorted((k, v) for k, v in action.items() if k != "amount"))
@@ -182,7 +210,8 @@ def choose_action(view: dict[str, Any], rnd: random.Random) -> dict[str, Any] | 
         candidates.setdefault(key, action)
     if not candidates:
         return None
-    return candidates[rnd.choice(sorted(candidates))]
+    keys = sorted(k for k, a in candidates.items() if a.get("type") not in avoid)
+    return candidates[rnd.choice(keys or sorted(candidates))]
 
 
 # ----- the hall's database -------------------------------------------------------------------
