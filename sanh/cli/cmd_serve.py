@@ -98,8 +98,9 @@ def run(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_config=None,
-            ws=settings.ws,
-            ws_per_message_deflate=settings.ws_deflate,
+            ws="websockets-sansio",
+            ws_max_size=settings.max_frame_bytes,
+            ws_per_message_deflate=settings.ws_compression,
             backlog=4096,
         )
     finally:

@@ -552,6 +552,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             actor.submit("act", conn, message)
         elif isinstance(message, p.AddBots):
             actor.submit("add_bots", conn, max(0, min(message.count, actor.spec.seats)))
+        elif isinstance(message, p.RemoveBots):
+            actor.submit("remove_bots", conn)
 
     routes = [
         Route("/api/register", register, methods=["POST"]),

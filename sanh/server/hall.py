@@ -15,7 +15,7 @@ from sanh.games import REGISTRY, find_game
 from sanh.games.base import TableConfig
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
-from sanh.server.table import TableActor, TableSpec
+from sanh.server.table import LogWriter, TableActor, TableSpec
 
 __all__ = ["SYSTEM_TABLES", "Hall", "Metrics"]
 
@@ -62,6 +62,8 @@ class Hall:
         self.on_hand_end = on_hand_end
         self.tables: dict[str, TableActor] = {}
         self.metrics = Metrics()
+        self.log_writer = LogWriter(bank)
+        """One group commit of event logs for every table."""
         self._counter = 0
 
     def restore(self) -> dict[str, str]:
@@ -159,6 +161,7 @@ class Hall:
             settings=self.settings,
             rng_factory=self.rng_factory,
             on_hand_end=self.on_hand_end,
+            log_writer=self.log_writer,
         )
         self.tables[table_id] = actor
         if save:

@@ -66,11 +66,13 @@ class Bank(Protocol):
         """Hold each player's commitment cap for the hand and log the hand's first event."""
         ...
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one accepted command or chance outcome to the table's event log.
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append accepted commands and chance outcomes ``(table, hand, seq, event)`` to the
+        tables' event logs.
 
-        The event may be committed later, together with other tables' events: it is durable
-        once a :meth:`sync` awaited after it returns, and nobody may be told of it before.
+        They may be committed later, together with other tables' events: they are durable once
+        a :meth:`sync` awaited after this returns, and nobody may be told of them before. A
+        later hand settlement or void commits them first, in its own transaction.
         """
         ...
 

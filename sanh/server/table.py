@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 import random
 import secrets
@@ -51,11 +50,11 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
-from sanh.server.fastjson import jsonable
+from sanh.server.jsonview import fast_jsonable
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
-__all__ = ["STAKED_GAMES", "Connection", "SeatSlot", "TableActor", "TableSpec"]
+__all__ = ["STAKED_GAMES", "Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
 
 log = logging.getLogger("sanh.table")
 
@@ -71,16 +70,6 @@ MAX_NONCES = 512
 """Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
 
 
-class _Held(list[tuple["Connection", bytes]]):
-    """The messages an actor's command sends, held until its events are durable."""
-
-    open = True
-
-
-_HELD: contextvars.ContextVar[_Held | None] = contextvars.ContextVar("sanh_held", default=None)
-"""Set by a table actor while it applies one command (see :meth:`TableActor._run`)."""
-
-
 class Connection:
     """One WebSocket client as the tables see it: an id, a player and an outbound queue."""
 
@@ -91,25 +80,11 @@ class Connection:
         self.closed = False
 
     def send(self, message: p.ServerMessage) -> None:
-        """Queue a message; a client too slow to drain its queue is disconnected.
-
-        Inside a table actor's command the message is held until the command's events are
-        durable, then queued (in order).
-        """
-        if self.closed:
-            return
-        held = _HELD.get()
-        if held is not None and held.open:
-            held.append((self, p.encode(message)))
-            return
-        self.put(p.encode(message))
-
-    def put(self, data: bytes) -> None:
-        """Queue encoded bytes."""
+        """Queue a message; a client too slow to drain its queue is disconnected."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(data)
+            self.outbox.put_nowait(p.encode(message))
         except asyncio.QueueFull:
             self.close()
 
@@ -137,6 +112,8 @@ class SeatSlot:
     """A Tẩy-game player is ready once bought in; everyone else at once."""
     sat_at: float = field(default_factory=time.time)
     buyin_deadline: float | None = None
+    away_deadline: float | None = None
+    """A seat whose player is gone between hands is kept until then (the reconnection grace)."""
 
     @property
     def present(self) -> bool:
@@ -162,6 +139,28 @@ class TableSpec:
     """Table seats held by bots (kept across restarts)."""
 
 
+class LogWriter:
+    """The actors' side of the event log's group commit (:mod:`sanh.server.eventlog`).
+
+    An actor awaits :meth:`write` after each command and sends its messages only then, so
+    nobody hears of an event before it is durable. The bank commits the events of every table
+    in groups, on a writer thread: the commands of many tables share one fsync, and the event
+    loop never waits for the disk.
+    """
+
+    def __init__(self, bank: Bank) -> None:
+        self.bank = bank
+        self.events = 0
+
+    async def write(self, table: str, events: list[tuple[int, int, dict[str, Any]]]) -> None:
+        """Append ``(hand, seq, event)`` entries of a table; returns once every event handed
+        to the bank so far is durable."""
+        if events:
+            self.bank.log_events([(table, hand, seq, event) for hand, seq, event in events])
+            self.events += len(events)
+        await self.bank.sync()
+
+
 @dataclass(slots=True)
 class _Command:
     kind: str
@@ -182,6 +181,7 @@ class TableActor:
         settings: Settings,
         rng_factory: Callable[[str], Rng] | None = None,
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
+        log_writer: LogWriter | None = None,
     ) -> None:
         self.id = table_id
         self.spec = spec
@@ -216,9 +216,14 @@ class TableActor:
         self._bot_handle: asyncio.TimerHandle | None = None
         self.last_result: dict[str, Any] | None = None
         self.hands_completed = 0
-        self._unsynced = False
-        """Events were logged by the command being applied (await the bank's sync)."""
         self.hands_voided = 0
+        self._log_buffer: list[tuple[int, int, dict[str, Any]]] = []
+        """Events applied and not yet written: (hand, seq, event)."""
+        self._outgoing: list[tuple[Connection, p.ServerMessage]] = []
+        """Messages of the command being handled: sent once its events are durable."""
+        self._logged = False
+        """Events of the command being handled went to the bank (await their durability)."""
+        self.log_writer = log_writer or LogWriter(bank)
         self.resumed_at: float | None = None
         """When a hand rebuilt after a restart first moved on (for the resume-time metric)."""
         self.recovering = False
@@ -309,7 +314,7 @@ class TableActor:
         seated: set[str] = set()
         for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
             info = self.bank.player_info(player_id)
-            bot = bot_for(self.game.info.id) if info.bot else None
+            bot = self._new_bot() if info.bot else None
             self.seats[table_seat] = SeatSlot(
                 info, secrets.token_urlsafe(24), bot=bot, ready=True, restored=bot is None
             )
@@ -363,32 +368,41 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             command = await self.queue.get()
-            # What the command sends is held until its events are durable: the bank commits
-            # the events of every table in groups (one fsync for many), and nobody may hear of
-            # an event that a crash could still lose.
-            held = _Held()
-            token = _HELD.set(held)
+            # What the command sends (self._send) is held until its events are durable: the
+            # bank commits the events of every table in groups (one fsync for many), and nobody
+            # may hear of an event that a crash could still lose.
             try:
                 self._handle(command)
             except Exception:  # an actor must survive one bad command
                 log.exception("table %s: command %s failed", self.id, command.kind)
                 self._fault()
-            finally:
-                _HELD.reset(token)
             try:
-                if self._unsynced:
-                    self._unsynced = False
-                    await self.bank.sync()
+                await self._make_durable()
             except Exception:
-                log.exception("table %s: events of %s not written", self.id, command.kind)
-                held.clear()
+                log.exception("table %s: the event log cannot be written", self.id)
+                self._outgoing = []
                 self._fault()
-            finally:
-                held.open = False
-                for conn, data in held:
-                    conn.put(data)
-                if command.done is not None and not command.done.done():
-                    command.done.set_result(None)
+                with contextlib.suppress(Exception):
+                    await self._make_durable()
+            self._release()
+            if command.done is not None and not command.done.done():
+                command.done.set_result(None)
+
+    def _send(self, conn: Connection, message: p.ServerMessage) -> None:
+        """Queue a message; it leaves once the events before it are durable."""
+        self._outgoing.append((conn, message))
+
+    def _release(self) -> None:
+        outgoing, self._outgoing = self._outgoing, []
+        for conn, message in outgoing:
+            conn.send(message)
+
+    async def _make_durable(self) -> None:
+        """Write the command's events to the log (a group commit shared by every table)."""
+        events, self._log_buffer = self._log_buffer, []
+        if events or self._logged:
+            self._logged = False
+            await self.log_writer.write(self.id, events)
 
     def _fault(self) -> None:
         """After an unexpected error with a hand open: void it (RULES.md §2.8)."""
@@ -492,7 +506,7 @@ class TableActor:
 
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
-            conn.send(p.Error(code=code, message=message, table=self.id, **kw))
+            self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
 
     def _seat_of(self, player_id: str) -> int | None:
         for index, slot in enumerate(self.seats):
@@ -525,6 +539,7 @@ class TableActor:
         assert slot is not None
         slot.connected = True
         slot.restored = False
+        slot.away_deadline = None
 
     def _on_resume(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -561,9 +576,17 @@ class TableActor:
         assert slot is not None
         slot.connected = False
         if self.state is None or seat not in self.hand_players:
-            self._stand(seat, "disconnect")
+            self._keep_away(slot)
+            self._broadcast()
         else:
             self._advance()
+
+    def _keep_away(self, slot: SeatSlot) -> None:
+        """Keep an absent player's seat for the reconnection grace, out of the next hands."""
+        if slot.away_deadline is None:
+            grace = self.settings.scaled(self.settings.reconnect_grace)
+            slot.away_deadline = time.time() + grace
+            self._reschedule_timer()
 
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -632,7 +655,7 @@ class TableActor:
         slot.buyin_deadline = time.time() + self._buyin_seconds()
         panel = p.BuyInPanel(table=self.id, min=least, max=most, deadline=slot.buyin_deadline)
         for watcher in self._connections_of(slot.player.id, conn):
-            watcher.send(panel)
+            self._send(watcher, panel)
         self._reschedule_timer()
         return True
 
@@ -717,6 +740,20 @@ class TableActor:
             return
         self.add_bots(int(data))
 
+    def _on_remove_bots(self, conn: Connection | None, data: Any) -> None:
+        if conn is not None and conn.player.id != self.spec.host:
+            self._error(conn, p.ErrorCode.NOT_HOST, "only the host can send bots away")
+            return
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.bot is None:
+                continue
+            if self._engine_seat(index) is None:
+                self._remove(index)
+            else:
+                slot.leaving = True
+        self._save()
+        self._broadcast()
+
     def add_bots(self, count: int) -> None:
         """Fill up to ``count`` empty seats with bots."""
         for _ in range(count):
@@ -728,9 +765,18 @@ class TableActor:
         self._broadcast()
         self._schedule_start()
 
+    def _new_bot(self) -> Bot:
+        """The game's bot, its thinking capped at :attr:`Settings.bot_samples` samples."""
+        bot = bot_for(self.game.info.id)
+        cap = self.settings.bot_samples
+        samples = getattr(bot, "samples", None)
+        if cap > 0 and isinstance(samples, int) and samples > cap:
+            bot.samples = cap  # type: ignore[attr-defined]
+        return bot
+
     def _seat_bot(self, index: int) -> None:
         info = self.bank.bot_player(f"{self.id}:{index + 1}")
-        slot = SeatSlot(info, secrets.token_urlsafe(8), bot=bot_for(self.game.info.id))
+        slot = SeatSlot(info, secrets.token_urlsafe(8), bot=self._new_bot())
         self.seats[index] = slot
         if index not in self.spec.bots:
             self.spec.bots.append(index)
@@ -755,7 +801,8 @@ class TableActor:
             return
         seen = self.nonces.setdefault(conn.player.id, OrderedDict())
         if message.nonce in seen:
-            conn.send(p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True))
+            ack = p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True)
+            self._send(conn, ack)
             return
         engine_seat = self._engine_seat(seat)
         if self.state is None or engine_seat is None:
@@ -800,7 +847,7 @@ class TableActor:
         seen[message.nonce] = version + 1
         while len(seen) > MAX_NONCES:
             seen.popitem(last=False)
-        conn.send(p.Ack(nonce=message.nonce, version=version + 1))
+        self._send(conn, p.Ack(nonce=message.nonce, version=version + 1))
         self._advance()
 
     def _on_tick(self, conn: Connection | None, data: Any) -> None:
@@ -815,6 +862,13 @@ class TableActor:
                 elif self._engine_seat(index) is None:
                     self._remove(index)
                     self._broadcast()
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.away_deadline is None or slot.away_deadline > now:
+                continue
+            slot.away_deadline = None
+            if not slot.present and self._engine_seat(index) is None:
+                self._remove(index)
+                self._broadcast()
         if self.state is not None:
             expired = [seat for seat, when in self.deadlines.items() if when <= now]
             for seat in expired:
@@ -956,13 +1010,23 @@ class TableActor:
         self._advance()
 
     def _apply(self, event: Event) -> None:
-        """Validate, log, then apply one event (raises IllegalActionError, changing nothing)."""
+        """Validate, log, then apply one event (raises IllegalActionError, changing nothing).
+
+        The log entry is buffered and written (one transaction for the command's events)
+        before anyone hears of the change: see :meth:`_flush_log`.
+        """
         assert self.state is not None
         self.game.validate(self.state, event)
         self.seq += 1
-        self.bank.log_event(self.id, self.hand, self.seq, {"kind": "event", **_event_json(event)})
-        self._unsynced = True
+        self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = self.game.apply(self.state, event)
+
+    def _flush_log(self) -> None:
+        """Hand the buffered events to the bank now: the hand's settlement commits them first."""
+        if self._log_buffer:
+            events, self._log_buffer = self._log_buffer, []
+            self.bank.log_events([(self.id, hand, seq, event) for hand, seq, event in events])
+            self._logged = True
 
     def _advance(self) -> None:
         """Run chance, absent seats' defaults and bots until someone present must act."""
@@ -1065,7 +1129,9 @@ class TableActor:
             self._timer.cancel()
             self._timer = None
         times = list(self.deadlines.values())
-        times += [s.buyin_deadline for s in self.seats if s is not None and s.buyin_deadline]
+        for slot in self.seats:
+            if slot is not None:
+                times += [t for t in (slot.buyin_deadline, slot.away_deadline) if t is not None]
         if not times or self.task is None:
             return
         delay = max(0.0, min(times) - time.time()) + 0.001
@@ -1132,6 +1198,7 @@ class TableActor:
         settlement = self.game.settle(state)
         settlement.check()
         players = self._hand_player_ids()
+        self._flush_log()
         try:
             self.bank.settle_hand(
                 self.id,
@@ -1152,10 +1219,11 @@ class TableActor:
             return
         self.hands_completed += 1
         self.carry = self.game.carry(state)
-        result = to_jsonable(settlement)
+        result = fast_jsonable(settlement)
         self.last_result = {"hand": self.hand, "settlement": result, "players": players}
         for conn in list(self.watchers.values()):
-            conn.send(
+            self._send(
+                conn,
                 p.Result(
                     table=self.id,
                     hand=self.hand,
@@ -1163,7 +1231,7 @@ class TableActor:
                     seats=players,
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
-                )
+                ),
             )
         if self.on_hand_end is not None:
             self.on_hand_end(
@@ -1190,10 +1258,12 @@ class TableActor:
     def _void_hand(self, reason: str) -> None:
         """Void the hand in progress: every hold released, nothing paid (RULES.md §2.8)."""
         players = self._hand_player_ids()
+        self._log_buffer = []  # a void replaces whatever the hand had not logged yet
         self.bank.void_hand(self.id, self.hand, reason)
         self.hands_voided += 1
         for conn in list(self.watchers.values()):
-            conn.send(
+            self._send(
+                conn,
                 p.Result(
                     table=self.id,
                     hand=self.hand,
@@ -1202,7 +1272,7 @@ class TableActor:
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
                     voided=reason,
-                )
+                ),
             )
         self._after_hand()
         self._broadcast({})
@@ -1219,8 +1289,10 @@ class TableActor:
         for index, slot in enumerate(self.seats):
             if slot is None:
                 continue
-            if slot.leaving or not slot.present:
+            if slot.leaving:
                 self._remove(index)
+            elif not slot.present:
+                self._keep_away(slot)
             elif slot.bot is not None and self.staked:
                 self.bank_for_bot(slot)
             elif (
@@ -1241,7 +1313,7 @@ class TableActor:
         viewer = None
         if seat is not None and seat in self.hand_players:
             viewer = self.hand_players.index(seat)
-        value: dict[str, Any] = jsonable(self.game.observe(state, viewer))
+        value: dict[str, Any] = fast_jsonable(self.game.observe(state, viewer))
         return value
 
     def _seats_json(self) -> list[dict[str, Any]]:
@@ -1297,14 +1369,15 @@ class TableActor:
         )
 
     def _send_update(self, conn: Connection) -> None:
-        conn.send(self._update_for(conn, self._view_json(conn, self.state), self._seats_json()))
+        view = self._view_json(conn, self.state)
+        self._send(conn, self._update_for(conn, view, self._seats_json()))
 
     def _broadcast(self, views: dict[int, dict[str, Any] | None] | None = None) -> None:
         if not self.watchers:
             return
         public: dict[str, Any] | None = None
         if views is None and self.state is not None:
-            public = jsonable(self.game.observe(self.state, None))
+            public = fast_jsonable(self.game.observe(self.state, None))
         seats = self._seats_json()
         common = self._common()
         for conn in list(self.watchers.values()):
@@ -1314,11 +1387,11 @@ class TableActor:
                 seat = self._seat_of(conn.player.id)
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
-            conn.send(self._update_for(conn, view, seats, common))
+            self._send(conn, self._update_for(conn, view, seats, common))
 
 
 def _event_json(event: Event) -> dict[str, Any]:
-    value: dict[str, Any] = jsonable(event)
+    value: dict[str, Any] = fast_jsonable(event)
     return value
 
 

@@ -181,12 +181,14 @@ class LedgerBank:
         self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
         return HandOpen(held=dict(caps), refused=())
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one event to the table's log: durable when a later :meth:`sync` returns."""
-        self.events.append(table, hand, seq, json.dumps(event))
-        opened = self.open.get((table, hand))
-        if opened is not None:
-            opened.events.append(event)
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append events ``(table, hand, seq, event)`` to the tables' logs: durable when a later
+        :meth:`sync` returns (or when a later settlement or void of the hand commits)."""
+        for table, hand, seq, event in rows:
+            self.events.append(table, hand, seq, json.dumps(event))
+            opened = self.open.get((table, hand))
+            if opened is not None:
+                opened.events.append(event)
 
     async def sync(self) -> None:
         """Wait until every event logged so far is committed (one group commit)."""

@@ -1,4 +1,4 @@
-"""The server's fast JSON form of engine data equals ``to_jsonable`` (sanh/server/fastjson.py)."""
+"""The server's fast JSON form of engine data equals ``to_jsonable`` (sanh/server/jsonview.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sanh.games import REGISTRY
 from sanh.games.base import TableConfig
 from sanh.games.driver import random_playout
 from sanh.notation.jsonable import to_jsonable
-from sanh.server.fastjson import jsonable
+from sanh.server.jsonview import fast_jsonable as jsonable
 
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
