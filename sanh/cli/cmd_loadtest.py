@@ -2,18 +2,30 @@
 
 Each client signs in as a guest, joins a table of the chosen game (tables are created as needed,
 filled to their seat count), sits, and answers every turn with a random legal action taken from
-its own view. Reported: hands completed, actions per second, p50/p95/p99 latency from sending an
-action to receiving the update that answers it, and errors. Loops are bounded by ``--duration``.
+its own view, after an optional think time (``--think``, the mean pause in seconds, drawn
+uniformly from half to one and a half times it; 0 answers at once).
+
+Phases: set-up over HTTP (guests and tables), connection (every client connects, joins and
+sits; play starts as soon as a table has enough players), a warm-up (``--warmup`` seconds of
+play, not measured), then the measured window of ``--duration`` seconds. Reported for the
+window: hands completed, actions sent and per second, p50/p95/p99/max latency from sending an
+action to receiving the table update that answers it, and errors.
+
+The clients can run in several processes (``--procs``), so that the load tool is not the
+bottleneck; each process runs its share of the clients on one event loop.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
+import resource
 import time
 import uuid
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,28 +39,80 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--clients", type=int, default=10)
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds")
+    parser.add_argument("--duration", type=float, default=10.0, help="measured seconds")
     parser.add_argument("--game", default="tien-len")
     parser.add_argument("--stake", type=int, default=100)
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a client waits before acting"
+    )
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play not measured")
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
 
 
 @dataclass
+class Plan:
+    """What one client process runs: its clients' (token, table) pairs and the timing."""
+
+    ws_url: str
+    clients: list[tuple[str, str]]
+    duration: float
+    warmup: float
+    think: float
+    seed: int
+
+
+@dataclass
 class Stats:
-    """Shared counters."""
+    """Counters of one client process (merged across processes for the report)."""
 
     latencies: list[float] = field(default_factory=list)
+    """Seconds from sending an action to the update that answers it (measured window only)."""
     actions: int = 0
     hands: set[tuple[str, int]] = field(default_factory=set)
     errors: dict[str, int] = field(default_factory=dict)
     connected: int = 0
+    playing: int = 0
+    """Clients that had an action answered in the window."""
+    cpu_s: float = 0.0
+
+    def error(self, code: str) -> None:
+        """Count one error."""
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+    def to_json(self) -> dict[str, Any]:
+        """A picklable summary (sent from a worker process)."""
+        return {
+            "latencies": self.latencies,
+            "actions": self.actions,
+            "hands": sorted(self.hands),
+            "errors": self.errors,
+            "connected": self.connected,
+            "playing": self.playing,
+            "cpu_s": self.cpu_s,
+        }
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the load test and print the report."""
-    stats = asyncio.run(_main(args))
-    report = _report(stats, args)
+    started = time.monotonic()
+    ws_url, pairs = _run_loop(_setup(args))
+    setup_s = time.monotonic() - started
+    procs = max(1, min(args.procs, len(pairs) or 1))
+    # Whole tables per process (a table's clients stay together), spread evenly.
+    shares: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
+    by_table: dict[str, list[tuple[str, str]]] = {}
+    for pair in pairs:
+        by_table.setdefault(pair[1], []).append(pair)
+    for index, group in enumerate(by_table.values()):
+        shares[index % procs].extend(group)
+    plans = [
+        Plan(ws_url, share, args.duration, args.warmup, args.think, seed)
+        for seed, share in enumerate(shares)
+    ]
+    results = [_worker(plans[0], None)] if procs == 1 else _in_processes(plans)
+    report = _report(results, args, setup_s)
     if args.json:
         print(json.dumps(report))
     else:
@@ -57,8 +121,51 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report["connected"] > 0 else 1
 
 
-def _report(stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
-    lat = sorted(stats.latencies)
+def _run_loop(coro: Coroutine[Any, Any, Any]) -> Any:
+    return asyncio.run(coro)
+
+
+def _in_processes(plans: list[Plan]) -> list[dict[str, Any]]:
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(len(plans))
+    queue = context.Queue()
+    workers = [
+        context.Process(target=_worker_process, args=(plan, barrier, queue), daemon=True)
+        for plan in plans
+    ]
+    for worker in workers:
+        worker.start()
+    results = []
+    timeout = 120 + max(p.duration + p.warmup for p in plans) + 10 * len(plans[0].clients) / 100
+    for _ in workers:
+        results.append(queue.get(timeout=timeout))
+    for worker in workers:
+        worker.join(10)
+    return results
+
+
+def _worker_process(plan: Plan, barrier: Any, queue: Any) -> None:
+    queue.put(_worker(plan, barrier))
+
+
+def _worker(plan: Plan, barrier: Any) -> dict[str, Any]:
+    stats: Stats = _run_loop(_play(plan, barrier))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    stats.cpu_s = usage.ru_utime + usage.ru_stime
+    return stats.to_json()
+
+
+def _report(
+    results: list[dict[str, Any]], args: argparse.Namespace, setup_s: float
+) -> dict[str, Any]:
+    lat: list[float] = sorted(x for r in results for x in r["latencies"])
+    actions = sum(r["actions"] for r in results)
+    errors: dict[str, int] = {}
+    for r in results:
+        for code, count in r["errors"].items():
+            errors[code] = errors.get(code, 0) + count
 
     def pct(q: float) -> float | None:
         if not lat:
@@ -67,111 +174,228 @@ def _report(stats: Stats, args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "clients": args.clients,
-        "connected": stats.connected,
+        "connected": sum(r["connected"] for r in results),
+        "playing": sum(r["playing"] for r in results),
         "duration_s": args.duration,
         "game": args.game,
-        "hands_completed": len(stats.hands),
-        "actions": stats.actions,
-        "actions_per_s": round(stats.actions / args.duration, 1),
+        "think_s": args.think,
+        "procs": len(results),
+        "hands_completed": len({tuple(h) for r in results for h in r["hands"]}),
+        "actions": actions,
+        "actions_per_s": round(actions / args.duration, 1),
+        "answered": len(lat),
         "latency_p50_ms": pct(0.50),
         "latency_p95_ms": pct(0.95),
         "latency_p99_ms": pct(0.99),
-        "errors": stats.errors,
+        "latency_max_ms": round(lat[-1] * 1000, 2) if lat else None,
+        "errors": errors,
+        "setup_s": round(setup_s, 1),
+        "client_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
     }
 
 
-async def _main(args: argparse.Namespace) -> Stats:
+async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    """Create the guests and the tables over HTTP; (ws url, [(token, table)])."""
     import httpx
 
-    stats = Stats()
     base = args.url.rstrip("/")
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    limits = httpx.Limits(max_connections=16)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         games = (await http.get("/api/games")).json()["games"]
         info = next((g for g in games if g["id"] == args.game), None)
         if info is None:
             raise SystemExit(f"sanh loadtest: the hall has no game {args.game!r}")
         seats = info["seats_max"] if not info["banked"] else min(info["seats_max"], 50)
-        tokens = []
-        for index in range(args.clients):
-            response = await http.post("/api/guest", json={"name": f"load{index}"})
-            tokens.append(response.json()["token"])
-        tables: list[str] = []
-        for start in range(0, args.clients, seats):
-            body = {"game": args.game, "stake": args.stake, "seats": seats}
-            headers = {"authorization": f"Bearer {tokens[start]}"}
-            created = await http.post("/api/tables", json=body, headers=headers)
-            if created.status_code != 201:
-                raise SystemExit(f"sanh loadtest: cannot create a table: {created.text}")
-            tables.append(created.json()["id"])
-    deadline = time.monotonic() + args.duration
+        gate = asyncio.Semaphore(16)
+
+        async def guest(index: int) -> str:
+            async with gate:
+                response = await http.post("/api/guest", json={"name": f"load{index}"})
+                if response.status_code != 201:
+                    raise SystemExit(f"sanh loadtest: cannot create a guest: {response.text}")
+                token: str = response.json()["token"]
+                return token
+
+        tokens = await asyncio.gather(*(guest(i) for i in range(args.clients)))
+
+        async def table(start: int) -> str:
+            async with gate:
+                body = {"game": args.game, "stake": args.stake, "seats": seats}
+                headers = {"authorization": f"Bearer {tokens[start]}"}
+                created = await http.post("/api/tables", json=body, headers=headers)
+                if created.status_code != 201:
+                    raise SystemExit(f"sanh loadtest: cannot create a table: {created.text}")
+                table_id: str = created.json()["id"]
+                return table_id
+
+        tables = await asyncio.gather(*(table(s) for s in range(0, args.clients, seats)))
     ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+    return ws_base, [(tokens[i], tables[i // seats]) for i in range(args.clients)]
+
+
+async def _play(plan: Plan, barrier: Any) -> Stats:
+    stats = Stats()
+    window = _Window()
+    rnd = random.Random(plan.seed)
     clients = [
-        _client(ws_base, tokens[i], tables[i // seats], deadline, stats, random.Random(i))
-        for i in range(args.clients)
+        _Client(plan.ws_url, token, table, stats, window, plan.think, random.Random(rnd.random()))
+        for token, table in plan.clients
     ]
-    await asyncio.gather(*clients, return_exceptions=True)
+    gate = asyncio.Semaphore(64)
+    tasks = [asyncio.create_task(c.run(gate)) for c in clients]
+    # Wait until every client has connected (or failed), then for the other processes.
+    await asyncio.gather(*(c.ready.wait() for c in clients))
+    if barrier is not None:
+        await asyncio.to_thread(barrier.wait, 600)
+    window.start = time.monotonic() + plan.warmup
+    window.end = window.start + plan.duration
+    await asyncio.sleep(plan.warmup + plan.duration)
+    await asyncio.sleep(0.5)  # answers to the last actions of the window
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    for client in clients:
+        client.abort()
+    stats.connected = sum(1 for c in clients if c.connected)
+    stats.playing = sum(1 for c in clients if c.answered)
     return stats
 
 
-async def _client(
-    ws_base: str, token: str, table: str, deadline: float, stats: Stats, rnd: random.Random
-) -> None:
-    import websockets
+@dataclass
+class _Window:
+    start: float = float("inf")
+    end: float = float("inf")
 
-    pending: dict[int, float] = {}
-    try:
-        async with websockets.connect(f"{ws_base}/ws?token={token}", max_size=2**22) as ws:
-            stats.connected += 1
-            await ws.send(json.dumps({"type": "join", "table": table}))
-            await ws.send(json.dumps({"type": "sit", "table": table}))
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=remaining)
-                except TimeoutError:
-                    return
-                message = json.loads(raw)
-                kind = message.get("type")
-                if kind == "error":
-                    code = message.get("code", "?")
-                    stats.errors[code] = stats.errors.get(code, 0) + 1
-                    continue
-                if kind == "buyin_panel":
-                    await ws.send(
-                        json.dumps({"type": "buyin", "table": table, "amount": message["max"]})
-                    )
-                    continue
-                if kind == "result":
-                    stats.hands.add((message["table"], message["hand"]))
-                    continue
-                if kind != "table" or not message.get("view"):
-                    continue
-                view = message["view"]
-                version = view["version"]
-                now = time.monotonic()
-                for sent_version in [v for v in pending if v < version]:
-                    stats.latencies.append(now - pending.pop(sent_version))
-                action = _choose(view, rnd)
-                if action is None or version in pending:
-                    continue
-                pending[version] = time.monotonic()
-                stats.actions += 1
-                await ws.send(
-                    json.dumps(
-                        {
-                            "type": "act",
-                            "table": table,
-                            "nonce": uuid.uuid4().hex,
-                            "version": version,
-                            "action": action,
-                        }
-                    )
+    def __contains__(self, moment: float) -> bool:
+        return self.start <= moment < self.end
+
+
+class _Client:
+    """One player: reads its updates and answers its turns."""
+
+    def __init__(
+        self,
+        ws_url: str,
+        token: str,
+        table: str,
+        stats: Stats,
+        window: _Window,
+        think: float,
+        rnd: random.Random,
+    ) -> None:
+        self.url = f"{ws_url}/ws?token={token}"
+        self.table = table
+        self.stats = stats
+        self.window = window
+        self.think = think
+        self.rnd = rnd
+        self.ready = asyncio.Event()
+        self.connected = False
+        self.answered = False
+        self.ws: Any = None
+        self.view: dict[str, Any] | None = None
+        self.pending: tuple[int, str, float] | None = None
+        """(version acted on, nonce, monotonic time sent) of the action awaiting its update."""
+        self.scheduled: int | None = None
+        """The version a delayed action is waiting to answer."""
+
+    def abort(self) -> None:
+        """Drop the connection without a closing handshake."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.transport.abort()
+
+    async def run(self, gate: asyncio.Semaphore) -> None:
+        """Connect, join, sit and play until cancelled."""
+        from msgspec.json import Decoder
+        from websockets.asyncio.client import connect
+
+        decode = Decoder().decode
+        try:
+            async with gate:
+                self.ws = await connect(
+                    self.url, max_size=2**22, compression=None, open_timeout=60, ping_interval=None
                 )
-    except Exception as exc:  # a failed client is an error in the report, not a crash
-        name = type(exc).__name__
-        stats.errors[name] = stats.errors.get(name, 0) + 1
+            self.connected = True
+            await self.ws.send(json.dumps({"type": "join", "table": self.table}))
+            await self.ws.send(json.dumps({"type": "sit", "table": self.table}))
+        except Exception as exc:  # a failed client is an error in the report, not a crash
+            self.stats.error(f"connect:{type(exc).__name__}")
+            return
+        finally:
+            self.ready.set()
+        try:
+            async for raw in self.ws:
+                await self._on_message(decode(raw))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.stats.error(type(exc).__name__)
+
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "table":
+            view = message.get("view")
+            if not view:
+                return
+            self.view = view
+            version = view["version"]
+            pending = self.pending
+            if pending is not None and version > pending[0]:
+                self.pending = None
+                if pending[2] in self.window:
+                    self.stats.latencies.append(time.monotonic() - pending[2])
+                    self.answered = True
+            if self.pending is None and self.scheduled is None:
+                if self.think > 0:
+                    if _choose(view, self.rnd) is not None:
+                        self.scheduled = version
+                        delay = self.think * (0.5 + self.rnd.random())
+                        asyncio.get_running_loop().call_later(delay, self._wake, version)
+                else:
+                    await self._act(view)
+        elif kind == "error":
+            code = message.get("code", "?")
+            self.stats.error(code)
+            if self.pending is not None and message.get("nonce") == self.pending[1]:
+                self.pending = None
+        elif kind == "buyin_panel":
+            await self.ws.send(
+                json.dumps({"type": "buyin", "table": self.table, "amount": message["max"]})
+            )
+        elif kind == "result" and time.monotonic() in self.window:
+            self.stats.hands.add((message["table"], message["hand"]))
+
+    def _wake(self, version: int) -> None:
+        self.scheduled = None
+        view = self.view
+        if view is None or self.pending is not None:
+            return
+        task = asyncio.ensure_future(self._act(view))
+        task.add_done_callback(_quiet)
+
+    async def _act(self, view: dict[str, Any]) -> None:
+        action = _choose(view, self.rnd)
+        if action is None:
+            return
+        nonce = uuid.uuid4().hex
+        now = time.monotonic()
+        self.pending = (view["version"], nonce, now)
+        if now in self.window:
+            self.stats.actions += 1
+        body = {
+            "type": "act",
+            "table": self.table,
+            "nonce": nonce,
+            "version": view["version"],
+            "action": action,
+        }
+        await self.ws.send(json.dumps(body))
+
+
+def _quiet(task: asyncio.Future[None]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _choose(view: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:

@@ -552,6 +552,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             actor.submit("act", conn, message)
         elif isinstance(message, p.AddBots):
             actor.submit("add_bots", conn, max(0, min(message.count, actor.spec.seats)))
+        elif isinstance(message, p.RemoveBots):
+            actor.submit("remove_bots", conn)
 
     routes = [
         Route("/api/register", register, methods=["POST"]),
@@ -580,19 +582,30 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         started = time.monotonic()
-        outcomes = hall.restore()
+        # Recorded tables rebuild themselves lazily: at once when someone comes back to one,
+        # else in the background, one at a time, while the hall already serves.
+        recorded = hall.open_recorded()
         if settings.bots_on_start:
             hall.open_system_tables()
-            hall.open_bot_tables()
         log.info(
             "hall started",
-            extra={
-                "tables": len(hall.tables),
-                "restored": outcomes,
-                "resume_s": round(time.monotonic() - started, 3),
-            },
+            extra={"tables": len(hall.tables), "restoring": len(recorded)},
         )
+
+        async def restore() -> None:
+            outcomes = await hall.recover_all(recorded)
+            if settings.bots_on_start:
+                hall.open_bot_tables()
+            log.info(
+                "tables restored",
+                extra={"restored": outcomes, "resume_s": round(time.monotonic() - started, 3)},
+            )
+
+        restorer = asyncio.create_task(restore())
         yield
+        restorer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await restorer
         await hall.close()
 
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -15,7 +15,7 @@ from sanh.games import REGISTRY, find_game
 from sanh.games.base import TableConfig
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
-from sanh.server.table import TableActor, TableSpec
+from sanh.server.table import LogWriter, TableActor, TableSpec
 
 __all__ = ["SYSTEM_TABLES", "Hall", "Metrics"]
 
@@ -62,6 +62,8 @@ class Hall:
         self.on_hand_end = on_hand_end
         self.tables: dict[str, TableActor] = {}
         self.metrics = Metrics()
+        self.log_writer = LogWriter(bank)
+        """One group commit of event logs for every table."""
         self._counter = 0
 
     def restore(self) -> dict[str, str]:
@@ -70,10 +72,48 @@ class Hall:
         for table_id, data in self.bank.saved_tables():
             if table_id in self.tables or data.get("game") not in REGISTRY:
                 continue
-            spec = TableSpec(**data)
-            actor = self._add(table_id, spec, start=False)
-            outcomes[table_id] = actor.recover()
+            try:
+                spec = TableSpec(**data)
+                actor = self._add(table_id, spec, start=False, save=False)
+                outcomes[table_id] = actor.recover()
+            except Exception:
+                log.exception("table %s cannot be restored", table_id)
+                outcomes[table_id] = "failed"
+                self.tables.pop(table_id, None)
+                continue
             actor.start()
+        return outcomes
+
+    def open_recorded(self) -> list[TableActor]:
+        """Start the actor of every recorded table; each rebuilds itself from the log lazily.
+
+        A table is rebuilt (:meth:`TableActor.recover`) before its first command: at once if a
+        player comes back to it, otherwise when :meth:`recover_all` reaches it. So the hall
+        serves as soon as it starts and a table resumes within its own replay time, however
+        many tables were in play.
+        """
+        actors = []
+        for table_id, data in self.bank.saved_tables():
+            if table_id in self.tables or data.get("game") not in REGISTRY:
+                continue
+            try:
+                actor = self._add(table_id, TableSpec(**data), start=False, save=False)
+            except Exception:
+                log.exception("table %s cannot be restored", table_id)
+                self.tables.pop(table_id, None)
+                continue
+            actor.recovering = True
+            actor.start()
+            actors.append(actor)
+        return actors
+
+    async def recover_all(self, actors: list[TableActor]) -> dict[str, str]:
+        """Rebuild the tables still waiting for it, one at a time (the loop serves between)."""
+        outcomes: dict[str, str] = {}
+        for actor in actors:
+            if actor.recovering and actor.task is not None:
+                await actor.call("recover")
+            outcomes[actor.id] = actor.recovery or "failed"
         return outcomes
 
     def open_bot_tables(self) -> None:
@@ -111,7 +151,9 @@ class Hall:
                 )
                 self._add(table_id, spec)
 
-    def _add(self, table_id: str, spec: TableSpec, *, start: bool = True) -> TableActor:
+    def _add(
+        self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
+    ) -> TableActor:
         actor = TableActor(
             table_id,
             spec,
@@ -119,9 +161,11 @@ class Hall:
             settings=self.settings,
             rng_factory=self.rng_factory,
             on_hand_end=self.on_hand_end,
+            log_writer=self.log_writer,
         )
         self.tables[table_id] = actor
-        self.bank.save_table(table_id, actor.spec_json())
+        if save:
+            self.bank.save_table(table_id, actor.spec_json())
         if start:
             actor.start()
         return actor
@@ -150,6 +194,11 @@ class Hall:
         if stake <= 0 or stake > 100_000_000:
             raise ConfigError("the bet level must be between 0.01 and 1,000,000 gold")
         # Validate the options against the game (unknown names and bad values are refused).
+        options = dict(options)
+        names = {spec.name for spec in info.options}
+        if quick and "table.quick_mode" in names:
+            options["table.quick_mode"] = True
+        quick = quick or bool(options.get("table.quick_mode", False))
         rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(

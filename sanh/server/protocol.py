@@ -29,6 +29,7 @@ __all__ = [
     "Leave",
     "Ping",
     "Pong",
+    "RemoveBots",
     "Result",
     "Resume",
     "Sit",
@@ -138,11 +139,19 @@ class AddBots(ClientMessage, tag="add_bots"):
     count: int = 1
 
 
+class RemoveBots(ClientMessage, tag="remove_bots"):
+    """The host sends the table's bots away (each leaves at the end of its hand)."""
+
+    table: str
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep-alive; answered by ``pong``."""
 
 
-CLIENT_TYPES = Hello | Resume | Join | Leave | Sit | Stand | BuyIn | Act | AddBots | Ping
+CLIENT_TYPES = (
+    Hello | Resume | Join | Leave | Sit | Stand | BuyIn | Act | AddBots | RemoveBots | Ping
+)
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(CLIENT_TYPES)
 
 
@@ -207,6 +216,8 @@ class Result(ServerMessage, tag="result"):
     """Engine seat -> player id."""
     server_seed: str | None = None
     balance: int | None = None
+    voided: str | None = None
+    """Why the hand was voided (every stake refunded, RULES.md §2.8); the settlement is empty."""
 
 
 class Ack(ServerMessage, tag="ack"):

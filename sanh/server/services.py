@@ -66,8 +66,18 @@ class Bank(Protocol):
         """Hold each player's commitment cap for the hand and log the hand's first event."""
         ...
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one accepted command or chance outcome to the table's event log."""
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append accepted commands and chance outcomes ``(table, hand, seq, event)`` to the
+        tables' event logs.
+
+        They may be committed later, together with other tables' events: they are durable once
+        a :meth:`sync` awaited after this returns, and nobody may be told of them before. A
+        later hand settlement or void commits them first, in its own transaction.
+        """
+        ...
+
+    async def sync(self) -> None:
+        """Wait until every event logged so far is durable."""
         ...
 
     def settle_hand(
@@ -102,6 +112,10 @@ class Bank(Protocol):
 
     def unfinished_hand(self, table: str) -> tuple[int, list[dict[str, Any]]] | None:
         """The last hand if it was opened but not settled or voided, with its events."""
+        ...
+
+    def last_settled_hand(self, table: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The config and events of the table's last settled hand (to rebuild its carry)."""
         ...
 
     def stakes_at(self, table: str) -> list[str]:

@@ -26,6 +26,11 @@ class Settings:
     buyin_timer: float = 5.0
     between_hands: float = 3.0
     bot_delay: float = 0.6
+    reconnect_grace: float = 30.0
+    """How long the seat of a player who is gone between hands is kept for them."""
+    bot_samples: int = 150
+    """Most Monte-Carlo samples a bot may draw per decision (its thinking time blocks the
+    table loop: 150 samples is about 10 ms); 0 keeps each bot's own setting."""
     timer_scale: float = 1.0
     """Multiplies every duration (tests run the clock fast)."""
     windows: dict[str, float] = field(
@@ -40,6 +45,11 @@ class Settings:
     bots_on_start: bool = True
     """Open the system tables (and bot tables) when the server starts."""
     max_message_bytes: int = 8192
+    """Client frames larger than this get a ``too_large`` error (and change nothing)."""
+    max_frame_bytes: int = 65536
+    """Frames larger than this close the connection (code 1009) before they are read."""
+    ws_compression: bool = False
+    """permessage-deflate on the WebSocket (off: views are small, CPU is dear)."""
     rate_per_second: float = 20.0
     rate_burst: int = 40
     log_json: bool = True

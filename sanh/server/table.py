@@ -12,6 +12,19 @@ player's commitment in the ledger), draws chance events from the table's RNG (pr
 the commitment to the hand's server seed is published when the hand opens and the seed is
 revealed with the result), applies actions, fires timers as the game's default actions,
 settles through the ledger in one batch, and after a pause starts the next hand.
+
+Clocks (RULES.md §2.5). A *turn* (one seat to act, no table action) has the turn timer (15 s,
+7 s in quick mode); a *window* (a phase where the table itself has a legal action, such as a
+betting window or a squeeze window) has one table deadline, set when the window opens (a new
+phase or new table actions) and kept until it closes; at the deadline the table's default
+action is applied, repeatedly while the same window stays open (Three Card Poker folds every
+pending decision). Several seats acting at once without a table action keep their own
+deadlines. In a window an action may answer any state version since the window opened.
+
+Absence (RULES.md §2.7). A disconnected seat gets the game's ``"disconnect"`` default when it
+must act; a seat that leaves gets the ``"leave"`` default, at once when that default is an
+``anytime`` action or a table action (Sâm *Rời bàn*, Three Card Poker's forced fold), otherwise
+on its turn. A seat restored after a restart (RULES.md §2.8) only gets timeouts.
 """
 
 from __future__ import annotations
@@ -19,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections import OrderedDict
@@ -30,26 +44,30 @@ from sanh.bots import Bot, bot_for
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import CHANCE, Action, Event, Game, Reason, Roll, Shuffle, TableConfig
+from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event
 from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server.jsonview import fast_jsonable
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
-__all__ = ["Connection", "SeatSlot", "TableActor", "TableSpec"]
+__all__ = ["STAKED_GAMES", "Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
 
 log = logging.getLogger("sanh.table")
 
-STAKED_GAMES = {"texas-holdem", "poker-aof", "xi-to"}
-"""Tẩy games: players bring a table stake through the buy-in panel (RULES.md §2.3)."""
+STAKED_GAMES = frozenset({"texas-holdem", "poker-aof", "xi-to"})
+"""Tẩy games: players bring a table stake through the buy-in panel (RULES.md §2.3, §4.9)."""
 MIN_BALANCE_MULTIPLE = 10
 """RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
 HOLD_CAP_MULTIPLE = 1000
 """A non-Tẩy hand holds at most this many L of a player's balance for the hand."""
 BOT_ACTIONS_PER_WINDOW = 3
+"""A bot acts at most this many times in one window (a betting window, a squeeze window)."""
+MAX_NONCES = 512
+"""Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
 
 
 class Connection:
@@ -87,10 +105,20 @@ class SeatSlot:
     bot: Bot | None = None
     connected: bool = True
     leaving: bool = False
+    """The player stood up or left during a hand: the seat goes at the end of the hand."""
+    restored: bool = False
+    """Rebuilt after a restart and not reclaimed yet: timeouts play it (RULES.md §2.8)."""
     ready: bool = False
     """A Tẩy-game player is ready once bought in; everyone else at once."""
     sat_at: float = field(default_factory=time.time)
     buyin_deadline: float | None = None
+    away_deadline: float | None = None
+    """A seat whose player is gone between hands is kept until then (the reconnection grace)."""
+
+    @property
+    def present(self) -> bool:
+        """Whether a person or a bot is there to play the seat."""
+        return self.bot is not None or (self.connected and not self.restored)
 
 
 @dataclass(slots=True)
@@ -107,6 +135,30 @@ class TableSpec:
     host: str | None = None
     system: bool = False
     name: str = ""
+    bots: list[int] = field(default_factory=list)
+    """Table seats held by bots (kept across restarts)."""
+
+
+class LogWriter:
+    """The actors' side of the event log's group commit (:mod:`sanh.server.eventlog`).
+
+    An actor awaits :meth:`write` after each command and sends its messages only then, so
+    nobody hears of an event before it is durable. The bank commits the events of every table
+    in groups, on a writer thread: the commands of many tables share one fsync, and the event
+    loop never waits for the disk.
+    """
+
+    def __init__(self, bank: Bank) -> None:
+        self.bank = bank
+        self.events = 0
+
+    async def write(self, table: str, events: list[tuple[int, int, dict[str, Any]]]) -> None:
+        """Append ``(hand, seq, event)`` entries of a table; returns once every event handed
+        to the bank so far is durable."""
+        if events:
+            self.bank.log_events([(table, hand, seq, event) for hand, seq, event in events])
+            self.events += len(events)
+        await self.bank.sync()
 
 
 @dataclass(slots=True)
@@ -129,6 +181,7 @@ class TableActor:
         settings: Settings,
         rng_factory: Callable[[str], Rng] | None = None,
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
+        log_writer: LogWriter | None = None,
     ) -> None:
         self.id = table_id
         self.spec = spec
@@ -136,7 +189,7 @@ class TableActor:
         self.bank = bank
         self.settings = settings
         self.rng_factory = rng_factory
-        self.bot_rng: Rng = rng_factory(f"{table_id}/bots") if rng_factory else _system()
+        self.bot_rng: Rng = rng_factory(f"{table_id}/bots") if rng_factory else _BotRng()
         self.on_hand_end = on_hand_end
         self.seats: list[SeatSlot | None] = [None] * spec.seats
         self.watchers: dict[int, Connection] = {}
@@ -147,6 +200,10 @@ class TableActor:
         self.carry: Any = None
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
+        self._window: tuple[Any, ...] | None = None
+        """The current window's key (phase, table actions); a new key opens a new window."""
+        self.window_version = 0
+        """The state version at which the current window opened."""
         self.server_seed: str | None = None
         self.hand_rng: Rng | None = None
         self.seq = 0
@@ -159,6 +216,20 @@ class TableActor:
         self._bot_handle: asyncio.TimerHandle | None = None
         self.last_result: dict[str, Any] | None = None
         self.hands_completed = 0
+        self.hands_voided = 0
+        self._log_buffer: list[tuple[int, int, dict[str, Any]]] = []
+        """Events applied and not yet written: (hand, seq, event)."""
+        self._outgoing: list[tuple[Connection, p.ServerMessage]] = []
+        """Messages of the command being handled: sent once its events are durable."""
+        self._logged = False
+        """Events of the command being handled went to the bank (await their durability)."""
+        self.log_writer = log_writer or LogWriter(bank)
+        self.resumed_at: float | None = None
+        """When a hand rebuilt after a restart first moved on (for the resume-time metric)."""
+        self.recovering = False
+        """Rebuild from the log (:meth:`recover`) before the first command (lazy restore)."""
+        self.recovery: str | None = None
+        """What the rebuild did (``clean``, ``resumed``, ``voided``, ``failed``)."""
 
     # ----- lifecycle ------------------------------------------------------------------
     def spec_json(self) -> dict[str, Any]:
@@ -175,67 +246,109 @@ class TableActor:
             "host": spec.host,
             "system": spec.system,
             "name": spec.name,
+            "bots": sorted(spec.bots),
         }
+
+    def _save(self) -> None:
+        self.bank.save_table(self.id, self.spec_json())
 
     def recover(self) -> str:
         """Rebuild after a restart (RULES.md §2.8); returns what was done.
 
-        The hand counter continues from the log. A hand interrupted before any card was dealt
-        (or die rolled) is voided and every hold released; a hand already dealt is rebuilt by
-        replaying its logged events, its players' seats restored, and it is played on: players
-        who come back continue, timers apply the default actions of those who do not. Table
-        stakes of players not in that hand go back to their wallets.
+        The hand counter continues from the log and the carried data (button, previous winner)
+        from the last settled hand. A hand interrupted before any card was dealt (or die
+        rolled) is voided and every hold released; a hand already dealt is rebuilt by replaying
+        its logged events, its players' seats restored, and it is played on: players who come
+        back continue, timeouts play those who do not. A hand whose log cannot be replayed is
+        void (an unrecoverable fault). Bots sit again in their seats; table stakes of players
+        not in the rebuilt hand go back to their wallets.
         """
         self.hand = self.bank.last_hand(self.id)
         outcome = "clean"
-        unfinished = self.bank.unfinished_hand(self.id)
         seated: set[str] = set()
+        unfinished = self.bank.unfinished_hand(self.id)
         if unfinished is not None:
             hand, events = unfinished
-            opening = events[0]
             moves = [e for e in events if e.get("kind") == "event"]
             dealt = any(e.get("type") in {"shuffle", "roll"} for e in moves)
             if not dealt:
                 self.bank.void_hand(self.id, hand, "interrupted before the deal")
+                self.hands_voided += 1
                 outcome = "voided"
             else:
-                config = config_from_json(opening["config"])
-                state = self.game.new_state(config)
-                self.server_seed = opening.get("server_seed")
-                rng = ProvablyFairRng(self.server_seed or "", self.id, hand)
-                for event in moves:
-                    body = {k: v for k, v in event.items() if k not in {"kind", "seq"}}
-                    logged = event_from_json(self.game, body)
-                    if isinstance(logged, Shuffle | Roll):
-                        # Re-draw to move the stream on; the log must agree with the seed.
-                        drawn = chance_event(self.game, state, rng)
-                        if drawn != logged:
-                            log.error(
-                                "table %s hand %s: log disagrees with its seed", self.id, hand
-                            )
-                    state = self.game.apply(state, logged)
-                self.state = state
-                self.hand_rng = rng
-                self.seq = max(int(e.get("seq", 0)) for e in events)
-                self.hand_players = list(opening["seats"])
-                for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
-                    info = self.bank.player_info(player_id)
-                    bot = bot_for(self.game.info.id) if info.bot else None
-                    self.seats[table_seat] = SeatSlot(
-                        info, secrets.token_urlsafe(24), bot=bot, ready=True
-                    )
-                    seated.add(player_id)
-                outcome = "resumed"
+                try:
+                    seated = self._rebuild(hand, events[0], moves)
+                    outcome = "resumed"
+                except Exception:
+                    log.exception("table %s hand %s: cannot replay; voided", self.id, hand)
+                    self._clear_hand()
+                    self.bank.void_hand(self.id, hand, "unrecoverable: the log does not replay")
+                    self.hands_voided += 1
+                    outcome = "voided"
+        if self.state is None:
+            self.carry = self._last_carry()
+        for index in list(self.spec.bots):
+            if 0 <= index < len(self.seats) and self.seats[index] is None:
+                self._seat_bot(index)
+        self.spec.bots = [i for i, s in enumerate(self.seats) if s is not None and s.bot]
         if self.staked:
             for player_id in self.bank.stakes_at(self.id):
-                if player_id not in seated:
+                if player_id not in seated and not self._is_bot_player(player_id):
                     self.bank.cash_out(self.id, player_id)
         return outcome
 
+    def _rebuild(self, hand: int, opening: dict[str, Any], moves: list[dict[str, Any]]) -> set[str]:
+        config = config_from_json(opening["config"])
+        state = self.game.new_state(config)
+        self.server_seed = opening.get("server_seed")
+        rng = ProvablyFairRng(self.server_seed or "", self.id, hand)
+        for event in moves:
+            body = {k: v for k, v in event.items() if k not in {"kind", "seq"}}
+            logged = event_from_json(self.game, body)
+            if isinstance(logged, Shuffle | Roll):
+                # Re-draw to move the stream on; the log must agree with the seed.
+                drawn = chance_event(self.game, state, rng)
+                if drawn != logged:
+                    raise ValueError(f"hand {hand}: a logged chance event disagrees with its seed")
+            state = self.game.apply(state, logged)
+        seated: set[str] = set()
+        for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
+            info = self.bank.player_info(player_id)
+            bot = self._new_bot() if info.bot else None
+            self.seats[table_seat] = SeatSlot(
+                info, secrets.token_urlsafe(24), bot=bot, ready=True, restored=bot is None
+            )
+            seated.add(player_id)
+        self.state = state
+        self.hand_rng = rng
+        self.seq = max([0, *(int(e.get("seq", 0)) for e in moves)])
+        self.hand_players = list(opening["seats"])
+        return seated
+
+    def _last_carry(self) -> Any:
+        record = self.bank.last_settled_hand(self.id)
+        if record is None:
+            return None
+        try:
+            config, events = record
+            state = self.game.replay(
+                config_from_json(config),
+                [event_from_json(self.game, _event_body(e)) for e in events],
+            )
+            return self.game.carry(state) if self.game.is_terminal(state) else None
+        except Exception:
+            log.exception("table %s: the last hand does not replay; no carry", self.id)
+            return None
+
+    def _is_bot_player(self, player_id: str) -> bool:
+        return any(s is not None and s.bot and s.player.id == player_id for s in self.seats)
+
     def start(self) -> None:
-        """Start the actor task."""
+        """Start the actor task (a table still :attr:`recovering` rebuilds at its first command)."""
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table:{self.id}")
+            if self.recovering:
+                return
             if self.state is not None:
                 self.submit("resume_hand")
             else:
@@ -255,13 +368,50 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             command = await self.queue.get()
+            # What the command sends (self._send) is held until its events are durable: the
+            # bank commits the events of every table in groups (one fsync for many), and nobody
+            # may hear of an event that a crash could still lose.
             try:
                 self._handle(command)
             except Exception:  # an actor must survive one bad command
                 log.exception("table %s: command %s failed", self.id, command.kind)
-            finally:
-                if command.done is not None and not command.done.done():
-                    command.done.set_result(None)
+                self._fault()
+            try:
+                await self._make_durable()
+            except Exception:
+                log.exception("table %s: the event log cannot be written", self.id)
+                self._outgoing = []
+                self._fault()
+                with contextlib.suppress(Exception):
+                    await self._make_durable()
+            self._release()
+            if command.done is not None and not command.done.done():
+                command.done.set_result(None)
+
+    def _send(self, conn: Connection, message: p.ServerMessage) -> None:
+        """Queue a message; it leaves once the events before it are durable."""
+        self._outgoing.append((conn, message))
+
+    def _release(self) -> None:
+        outgoing, self._outgoing = self._outgoing, []
+        for conn, message in outgoing:
+            conn.send(message)
+
+    async def _make_durable(self) -> None:
+        """Write the command's events to the log (a group commit shared by every table)."""
+        events, self._log_buffer = self._log_buffer, []
+        if events or self._logged:
+            self._logged = False
+            await self.log_writer.write(self.id, events)
+
+    def _fault(self) -> None:
+        """After an unexpected error with a hand open: void it (RULES.md §2.8)."""
+        if self.state is None:
+            return
+        try:
+            self._void_hand("unrecoverable server fault")
+        except Exception:
+            log.exception("table %s: cannot void hand %s", self.id, self.hand)
 
     def submit(self, kind: str, conn: Connection | None = None, data: Any = None) -> None:
         """Queue a command for the actor."""
@@ -284,16 +434,32 @@ class TableActor:
         """Whether players bring a table stake (Tẩy)."""
         return self.game.info.id in STAKED_GAMES
 
+    @property
+    def quick(self) -> bool:
+        """Quick mode: the spec's flag or the game option ``table.quick_mode``."""
+        return self.spec.quick or bool(self.spec.options.get("table.quick_mode", False))
+
     def buyin_range(self) -> tuple[int, int]:
-        """Minimum and maximum buy-in (RULES.md §2.3), from the game's own rule."""
+        """Minimum and maximum table stake after a buy-in (RULES.md §2.3, §4.9)."""
         from sanh.games import texas_holdem, xi_to
 
+        stake = self.spec.stake
         game_id = self.game.info.id
         if game_id == "xi-to":
-            return xi_to.buyin_limits(self.spec.stake)
-        return texas_holdem.buyin_limits(
-            self.spec.stake, dict(self.spec.options), aof=game_id == "poker-aof"
-        )
+            return xi_to.buyin_limits(stake)
+        return texas_holdem.buyin_limits(stake, dict(self.spec.options), aof=game_id == "poker-aof")
+
+    def topup_below(self) -> int:
+        """A table stake below this must be topped up between hands (RULES.md §2.3, §4.9)."""
+        if self.game.info.id == "xi-to":
+            return self.spec.stake
+        return int(self.spec.options.get("holdem.big_blind", 0)) or 2 * self.spec.stake
+
+    def _buyin_seconds(self) -> float:
+        seconds = self.settings.buyin_timer
+        if self.game.info.id == "texas-holdem":
+            seconds = float(self.spec.options.get("holdem.buyin_auto_s", seconds))
+        return self.settings.scaled(seconds)
 
     def lobby_entry(self) -> dict[str, Any]:
         """What the lobby shows of this table."""
@@ -305,7 +471,7 @@ class TableActor:
             "seats": self.spec.seats,
             "seated": self.seated,
             "options": dict(self.spec.options),
-            "quick": self.spec.quick,
+            "quick": self.quick,
             "private": self.spec.private,
             "system": self.spec.system,
             "host": self.spec.host,
@@ -315,18 +481,43 @@ class TableActor:
 
     # ----- command handling -------------------------------------------------------------
     def _handle(self, command: _Command) -> None:
+        if self.recovering:
+            self._recover_now()
         handler = getattr(self, f"_on_{command.kind}")
         handler(command.conn, command.data)
 
+    def _recover_now(self) -> None:
+        """Rebuild from the log, then play on (the first command of a restored table)."""
+        self.recovering = False
+        try:
+            self.recovery = self.recover()
+        except Exception:
+            log.exception("table %s cannot be restored", self.id)
+            self.recovery = "failed"
+            self._clear_hand()
+            return
+        if self.state is not None:
+            self._on_resume_hand(None, None)
+        else:
+            self._schedule_start()
+
+    def _on_recover(self, conn: Connection | None, data: Any) -> None:
+        """Nothing more: :meth:`_handle` rebuilt the table before this command."""
+
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
-            conn.send(p.Error(code=code, message=message, table=self.id, **kw))
+            self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
 
     def _seat_of(self, player_id: str) -> int | None:
         for index, slot in enumerate(self.seats):
             if slot is not None and slot.player.id == player_id:
                 return index
         return None
+
+    def _engine_seat(self, table_seat: int) -> int | None:
+        if self.state is None or table_seat not in self.hand_players:
+            return None
+        return self.hand_players.index(table_seat)
 
     def _on_join(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -338,17 +529,23 @@ class TableActor:
         conn.tables.add(self.id)
         seat = self._seat_of(conn.player.id)
         if seat is not None:
-            slot = self.seats[seat]
-            assert slot is not None
-            slot.connected = True
+            self._reclaim(seat)
         self._send_update(conn)
+        if seat is not None:
+            self._advance()
+
+    def _reclaim(self, seat: int) -> None:
+        slot = self.seats[seat]
+        assert slot is not None
+        slot.connected = True
+        slot.restored = False
+        slot.away_deadline = None
 
     def _on_resume(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
-        for slot in self.seats:
+        for index, slot in enumerate(self.seats):
             if slot is not None and slot.resume_token == data and slot.player.id == conn.player.id:
-                slot.connected = True
-                slot.leaving = False
+                self._reclaim(index)
                 self.watchers[id(conn)] = conn
                 conn.tables.add(self.id)
                 self._send_update(conn)
@@ -373,17 +570,23 @@ class TableActor:
         seat = self._seat_of(conn.player.id)
         if seat is None:
             return
-        if any(
-            w.player.id == conn.player.id for w in self.watchers.values()
-        ):  # another tab still connected
-            return
+        if any(w.player.id == conn.player.id for w in self.watchers.values()):
+            return  # another tab of the same player is still connected
         slot = self.seats[seat]
         assert slot is not None
         slot.connected = False
-        if self.state is None:
-            self._stand(seat, "disconnect")
+        if self.state is None or seat not in self.hand_players:
+            self._keep_away(slot)
+            self._broadcast()
         else:
             self._advance()
+
+    def _keep_away(self, slot: SeatSlot) -> None:
+        """Keep an absent player's seat for the reconnection grace, out of the next hands."""
+        if slot.away_deadline is None:
+            grace = self.settings.scaled(self.settings.reconnect_grace)
+            slot.away_deadline = time.time() + grace
+            self._reschedule_timer()
 
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -423,26 +626,44 @@ class TableActor:
         conn.tables.add(self.id)
         if self.spec.host is None:
             self.spec.host = conn.player.id
+            self._save()
         if self.staked:
             existing = self.bank.table_stake(self.id, conn.player.id)
-            low, high = self.buyin_range()
+            low, _ = self.buyin_range()
             if existing >= low:
                 slot.ready = True
             else:
-                slot.buyin_deadline = time.time() + self.settings.scaled(self.settings.buyin_timer)
-                conn.send(
-                    p.BuyInPanel(
-                        table=self.id,
-                        min=low,
-                        max=min(high, balance),
-                        deadline=slot.buyin_deadline,
-                    )
-                )
-                self._reschedule_timer()
+                self._open_panel(seat, slot, conn)
         else:
             slot.ready = True
         self._broadcast()
         self._schedule_start()
+
+    def _panel_range(self, slot: SeatSlot) -> tuple[int, int]:
+        """The amounts a buy-in (or top-up) may add now: the stake must end in the range."""
+        low, high = self.buyin_range()
+        have = self.bank.table_stake(self.id, slot.player.id)
+        balance = self.bank.balance(slot.player.id)
+        return max(low - have, 1), min(high - have, balance)
+
+    def _open_panel(self, seat: int, slot: SeatSlot, conn: Connection | None) -> bool:
+        """Open the buy-in panel (the maximum is taken at its deadline); False if impossible."""
+        least, most = self._panel_range(slot)
+        if least > most:
+            return False
+        slot.ready = False
+        slot.buyin_deadline = time.time() + self._buyin_seconds()
+        panel = p.BuyInPanel(table=self.id, min=least, max=most, deadline=slot.buyin_deadline)
+        for watcher in self._connections_of(slot.player.id, conn):
+            self._send(watcher, panel)
+        self._reschedule_timer()
+        return True
+
+    def _connections_of(self, player_id: str, extra: Connection | None = None) -> list[Connection]:
+        out = [w for w in self.watchers.values() if w.player.id == player_id]
+        if extra is not None and extra not in out:
+            out.append(extra)
+        return out
 
     def _on_buyin(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -458,13 +679,12 @@ class TableActor:
         if not self.staked:
             self._error(conn, p.ErrorCode.BAD_AMOUNT, "this game has no buy-in")
             return
-        low, high = self.buyin_range()
-        have = self.bank.table_stake(self.id, slot.player.id)
-        balance = self.bank.balance(slot.player.id)
-        top = min(high - have, balance)
-        if amount < low - have or amount > top or amount <= 0:
-            need = max(low - have, 0)
-            self._error(conn, p.ErrorCode.BAD_AMOUNT, f"buy in between {need} and {top}")
+        if self._engine_seat(seat) is not None:
+            self._error(conn, p.ErrorCode.BAD_AMOUNT, "top up between hands")
+            return
+        least, most = self._panel_range(slot)
+        if not least <= amount <= most:
+            self._error(conn, p.ErrorCode.BAD_AMOUNT, f"buy in between {least} and {most}")
             return
         if not self.bank.buy_in(self.id, slot.player.id, amount):
             self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, "not enough gold")
@@ -486,16 +706,18 @@ class TableActor:
         slot = self.seats[seat]
         if slot is None:
             return
-        if self.state is not None and seat in self.hand_players:
-            slot.leaving = True
-            engine_seat = self.hand_players.index(seat)
-            action = self.game.default_action(self.state, engine_seat, "leave")
-            if action is not None and action.anytime and self.game.is_legal(self.state, action):
-                self._apply(action)  # games that let a player leave at any moment
-            self._advance()
+        engine_seat = self._engine_seat(seat)
+        if engine_seat is None:
+            self._remove(seat)
+            self._broadcast()
             return
-        self._remove(seat)
-        self._broadcast()
+        if reason == "leave":
+            slot.leaving = True
+            action = self.game.default_action(self.state, engine_seat, "leave")
+            immediate = action is not None and (action.seat is None or type(action).anytime)
+            if immediate and action is not None and self.game.is_legal(self.state, action):
+                self._apply(action)
+        self._advance()
 
     def _remove(self, seat: int) -> None:
         slot = self.seats[seat]
@@ -504,10 +726,13 @@ class TableActor:
         if self.staked:
             self.bank.cash_out(self.id, slot.player.id)
         self.seats[seat] = None
+        if seat in self.spec.bots:
+            self.spec.bots.remove(seat)
         if self.spec.host == slot.player.id and not self.spec.system:
             remaining = [s for s in self.seats if s is not None and s.bot is None]
             remaining.sort(key=lambda s: s.sat_at)
             self.spec.host = remaining[0].player.id if remaining else None
+            self._save()
 
     def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
@@ -515,20 +740,49 @@ class TableActor:
             return
         self.add_bots(int(data))
 
+    def _on_remove_bots(self, conn: Connection | None, data: Any) -> None:
+        if conn is not None and conn.player.id != self.spec.host:
+            self._error(conn, p.ErrorCode.NOT_HOST, "only the host can send bots away")
+            return
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.bot is None:
+                continue
+            if self._engine_seat(index) is None:
+                self._remove(index)
+            else:
+                slot.leaving = True
+        self._save()
+        self._broadcast()
+
     def add_bots(self, count: int) -> None:
         """Fill up to ``count`` empty seats with bots."""
         for _ in range(count):
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 break
-            info = self.bank.bot_player(f"{self.id}:{free[0] + 1}")
-            slot = SeatSlot(info, secrets.token_urlsafe(8), bot=bot_for(self.game.info.id))
-            self.seats[free[0]] = slot
-            if self.staked:
-                self.bank_for_bot(slot)
-            slot.ready = True
+            self._seat_bot(free[0])
+        self._save()
         self._broadcast()
         self._schedule_start()
+
+    def _new_bot(self) -> Bot:
+        """The game's bot, its thinking capped at :attr:`Settings.bot_samples` samples."""
+        bot = bot_for(self.game.info.id)
+        cap = self.settings.bot_samples
+        samples = getattr(bot, "samples", None)
+        if cap > 0 and isinstance(samples, int) and samples > cap:
+            bot.samples = cap  # type: ignore[attr-defined]
+        return bot
+
+    def _seat_bot(self, index: int) -> None:
+        info = self.bank.bot_player(f"{self.id}:{index + 1}")
+        slot = SeatSlot(info, secrets.token_urlsafe(8), bot=self._new_bot())
+        self.seats[index] = slot
+        if index not in self.spec.bots:
+            self.spec.bots.append(index)
+        if self.staked:
+            self.bank_for_bot(slot)
+        slot.ready = True
 
     def bank_for_bot(self, slot: SeatSlot) -> None:
         """Buy a bot in at the maximum its balance allows."""
@@ -547,26 +801,32 @@ class TableActor:
             return
         seen = self.nonces.setdefault(conn.player.id, OrderedDict())
         if message.nonce in seen:
-            conn.send(p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True))
+            ack = p.Ack(nonce=message.nonce, version=seen[message.nonce], duplicate=True)
+            self._send(conn, ack)
             return
-        if self.state is None or seat not in self.hand_players:
+        engine_seat = self._engine_seat(seat)
+        if self.state is None or engine_seat is None:
             self._error(
                 conn, p.ErrorCode.NO_HAND, "no hand in progress for you", nonce=message.nonce
             )
             return
-        if message.version != self.state.version:
+        version = self.state.version
+        in_window = self._window is not None and self._window[2]
+        fresh = message.version == version or (
+            in_window and self.window_version <= message.version <= version
+        )
+        if not fresh:
             self._error(
                 conn,
                 p.ErrorCode.STALE_VERSION,
-                f"the hand is at version {self.state.version}, not {message.version}",
+                f"the hand is at version {version}, not {message.version}",
                 nonce=message.nonce,
             )
             return
-        engine_seat = self.hand_players.index(seat)
         try:
             event = event_from_json(self.game, message.action)
         except (NotationError, TypeError, ValueError) as exc:
-            self._error(conn, p.ErrorCode.MALFORMED, str(exc), nonce=message.nonce)
+            self._error(conn, p.ErrorCode.MALFORMED, str(exc)[:300], nonce=message.nonce)
             return
         if not isinstance(event, Action) or event.seat != engine_seat:
             self._error(
@@ -584,10 +844,10 @@ class TableActor:
         except IllegalActionError as exc:
             self._error(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, nonce=message.nonce)
             return
-        seen[message.nonce] = self.state.version if self.state is not None else -1
-        while len(seen) > 512:
+        seen[message.nonce] = version + 1
+        while len(seen) > MAX_NONCES:
             seen.popitem(last=False)
-        conn.send(p.Ack(nonce=message.nonce, version=seen[message.nonce]))
+        self._send(conn, p.Ack(nonce=message.nonce, version=version + 1))
         self._advance()
 
     def _on_tick(self, conn: Connection | None, data: Any) -> None:
@@ -596,34 +856,46 @@ class TableActor:
         for index, slot in enumerate(self.seats):
             if slot is not None and slot.buyin_deadline is not None and slot.buyin_deadline <= now:
                 slot.buyin_deadline = None
-                low, high = self.buyin_range()
-                have = self.bank.table_stake(self.id, slot.player.id)
-                amount = min(high - have, self.bank.balance(slot.player.id))
-                if amount >= max(low - have, 1):
-                    self._buy_in(index, amount, None)
-                else:
+                least, most = self._panel_range(slot)
+                if least <= most and self._engine_seat(index) is None:
+                    self._buy_in(index, most, None)
+                elif self._engine_seat(index) is None:
                     self._remove(index)
                     self._broadcast()
+        for index, slot in enumerate(self.seats):
+            if slot is None or slot.away_deadline is None or slot.away_deadline > now:
+                continue
+            slot.away_deadline = None
+            if not slot.present and self._engine_seat(index) is None:
+                self._remove(index)
+                self._broadcast()
         if self.state is not None:
             expired = [seat for seat, when in self.deadlines.items() if when <= now]
             for seat in expired:
                 if self.state is None:
                     break
-                action = self.game.default_action(self.state, seat, self._timeout_reason(seat))
                 self.deadlines.pop(seat, None)
+                if seat is None:
+                    self._close_window()
+                    continue
+                action = self.game.default_action(self.state, seat, "timeout")
                 if action is not None and self.game.is_legal(self.state, action):
                     self._apply(action)
             self._advance()
         self._reschedule_timer()
 
-    def _timeout_reason(self, engine_seat: int | None) -> Reason:
-        """``disconnect`` for a seat whose player is away when its deadline passes."""
-        if engine_seat is None or self.state is None:
-            return "timeout"
-        slot = self.seats[self.hand_players[engine_seat]]
-        if slot is not None and slot.bot is None and not slot.connected:
-            return "disconnect"
-        return "timeout"
+    def _close_window(self) -> None:
+        """The table's deadline: its default action, again while the same window stays open."""
+        window = self._window
+        for _ in range(len(self.hand_players) + 4):
+            if self.state is None or self.game.is_terminal(self.state):
+                return
+            action = self.game.default_action(self.state, None, "timeout")
+            if action is None or not self.game.is_legal(self.state, action):
+                return
+            self._apply(action)
+            if self._window_key(self.state) != window:
+                return
 
     def _on_bots(self, conn: Connection | None, data: Any) -> None:
         self._bot_handle = None
@@ -634,6 +906,7 @@ class TableActor:
         self._advance()
 
     def _on_resume_hand(self, conn: Connection | None, data: Any) -> None:
+        self.resumed_at = time.time()
         self._advance()
 
     def _on_start(self, conn: Connection | None, data: Any) -> None:
@@ -644,9 +917,9 @@ class TableActor:
     def _ready_seats(self) -> list[int]:
         ready = []
         for index, slot in enumerate(self.seats):
-            if slot is None or not slot.ready or slot.leaving:
+            if slot is None or not slot.ready or slot.leaving or not slot.present:
                 continue
-            if not slot.connected and slot.bot is None:
+            if slot.buyin_deadline is not None:
                 continue
             if self.staked and self.bank.table_stake(self.id, slot.player.id) <= 0:
                 continue
@@ -689,17 +962,17 @@ class TableActor:
             self.server_seed = rng_seed
         self.hand_rng = ProvablyFairRng(rng_seed, self.id, self.hand)
         self.seq = 0
-        host_player = self.spec.host
         host = 0
         for engine_seat, slot in enumerate(players):
             assert slot is not None
-            if slot.player.id == host_player:
+            if slot.player.id == self.spec.host:
                 host = engine_seat
+        options = dict(self.spec.options)
         config = TableConfig.make(
             seats=len(players),
             stake=self.spec.stake,
             stacks=[caps[s.player.id] for s in players if s is not None],
-            options=dict(self.spec.options),
+            options=options,
             host=host,
             carry=self.carry,
         )
@@ -732,19 +1005,31 @@ class TableActor:
         self.state = state
         self.hand_players = ready
         self.deadlines = {}
+        self._window = None
         self.bot_counts = {}
         self._advance()
 
     def _apply(self, event: Event) -> None:
-        """Validate, log, then apply one event (raises IllegalActionError, changing nothing)."""
+        """Validate, log, then apply one event (raises IllegalActionError, changing nothing).
+
+        The log entry is buffered and written (one transaction for the command's events)
+        before anyone hears of the change: see :meth:`_flush_log`.
+        """
         assert self.state is not None
         self.game.validate(self.state, event)
         self.seq += 1
-        self.bank.log_event(self.id, self.hand, self.seq, {"kind": "event", **_event_json(event)})
+        self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = self.game.apply(self.state, event)
 
+    def _flush_log(self) -> None:
+        """Hand the buffered events to the bank now: the hand's settlement commits them first."""
+        if self._log_buffer:
+            events, self._log_buffer = self._log_buffer, []
+            self.bank.log_events([(self.id, hand, seq, event) for hand, seq, event in events])
+            self._logged = True
+
     def _advance(self) -> None:
-        """Run chance, disconnected seats' defaults and bots until a human must act."""
+        """Run chance, absent seats' defaults and bots until someone present must act."""
         for _ in range(10_000):
             if self.state is None:
                 return
@@ -763,22 +1048,30 @@ class TableActor:
         self._broadcast()
 
     def _apply_absent_defaults(self, turn: tuple[int, ...]) -> bool:
-        """Apply the leaving default of the first leaving seat to act; True if one applied.
-
-        A disconnected player keeps the seat until the turn's deadline, when the game's
-        disconnection default applies (RULES.md §2.7), so a reload or a short drop costs nothing.
-        """
+        """Apply the default of the first disconnected or leaving seat; True if one applied."""
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
-            if slot is None or slot.bot is not None:
+            if slot is None or slot.bot is not None or slot.restored:
                 continue
-            if not slot.leaving:
+            reason = "leave" if slot.leaving else "disconnect" if not slot.connected else None
+            if reason is None:
                 continue
-            action = self.game.default_action(self.state, engine_seat, "leave")
+            action = self.game.default_action(self.state, engine_seat, reason)  # type: ignore[arg-type]
             if action is not None and self.game.is_legal(self.state, action):
                 self._apply(action)
                 return True
         return False
+
+    def _window_key(self, state: Any) -> tuple[Any, ...]:
+        """Which window (or turn) the state is in: phase, table actions, simultaneity."""
+        turn = self.game.to_act(state)
+        seats = turn if isinstance(turn, tuple) else ()
+        table_actions = tuple(
+            sorted({type(a).__name__ for a in self.game.legal_actions_for(state, None)})
+        )
+        phase = getattr(state, "phase", getattr(state, "street", None))
+        simultaneous = bool(table_actions) or len(seats) > 1
+        return (str(phase), getattr(state, "closed", None), simultaneous, table_actions)
 
     def _update_deadlines(self) -> None:
         assert self.state is not None
@@ -786,12 +1079,18 @@ class TableActor:
         if not isinstance(turn, tuple):
             self.deadlines = {}
             return
-        table_actions = self.game.legal_actions_for(self.state, None)
+        key = self._window_key(self.state)
+        if key != self._window:
+            self._window = key
+            self.window_version = self.state.version
+            self.bot_counts = {}
+            self.deadlines.pop(None, None)
         now = time.time()
-        window = self.settings.windows.get(self.game.info.id, self._turn_seconds())
         new: dict[int | None, float] = {}
-        if table_actions:
-            new[None] = self.deadlines.get(None, now + self.settings.scaled(window))
+        if key[3]:
+            new[None] = self.deadlines.get(None) or now + self.settings.scaled(
+                self._window_seconds(self.state)
+            )
         else:
             # A simultaneous phase keeps each seat's deadline; a turn keeps it only while the
             # state has not moved since it was set.
@@ -806,16 +1105,33 @@ class TableActor:
         self._reschedule_timer()
 
     def _turn_seconds(self) -> float:
-        if self.spec.quick:
-            return self.settings.quick_turn_timer
-        return self.settings.turn_timer
+        return self.settings.quick_turn_timer if self.quick else self.settings.turn_timer
+
+    def _window_seconds(self, state: Any) -> float:
+        """The length of a table window (RULES.md §2.5), from the game's timer options."""
+        options = self.game.options(state.config)
+        phase = getattr(state, "phase", None)
+        squeeze = 7.0 if self.quick else 15.0
+        if phase == "decision" and "decision_s" in options:
+            return float(options["decision_s"])
+        if "betting_s" in options:
+            return float(options["betting_s"])
+        if phase == "declare" and "samloc.declare_s" in options:
+            return float(options["samloc.declare_s"])
+        if phase == "squeeze":
+            return squeeze
+        if phase == "bet":
+            return self.settings.windows.get(self.game.info.id, self._turn_seconds())
+        return self._turn_seconds()
 
     def _reschedule_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
         times = list(self.deadlines.values())
-        times += [s.buyin_deadline for s in self.seats if s is not None and s.buyin_deadline]
+        for slot in self.seats:
+            if slot is not None:
+                times += [t for t in (slot.buyin_deadline, slot.away_deadline) if t is not None]
         if not times or self.task is None:
             return
         delay = max(0.0, min(times) - time.time()) + 0.001
@@ -837,7 +1153,7 @@ class TableActor:
         if not isinstance(turn, tuple):
             return []
         seats = []
-        simultaneous = len(turn) > 1 or bool(self.game.legal_actions_for(self.state, None))
+        simultaneous = self._window is not None and self._window[2]
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
             if slot is None or slot.bot is None:
@@ -851,8 +1167,10 @@ class TableActor:
         return seats
 
     def _bots_act(self) -> None:
+        """One action of the bot to act (in a window: one action of every bot that may act)."""
+        simultaneous = self._window is not None and self._window[2]
         for engine_seat in self._bot_seats_to_act():
-            if self.state is None:
+            if self.state is None or self.game.is_terminal(self.state):
                 return
             slot = self.seats[self.hand_players[engine_seat]]
             assert slot is not None and slot.bot is not None
@@ -871,36 +1189,41 @@ class TableActor:
                     continue
                 self._apply(fallback)
             self.bot_counts[engine_seat] = self.bot_counts.get(engine_seat, 0) + 1
-            return
+            if not simultaneous or self._window_key(self.state) != self._window:
+                return
 
     def _finish_hand(self) -> None:
         state = self.state
         assert state is not None
         settlement = self.game.settle(state)
         settlement.check()
-        players: list[str | None] = []
-        for table_seat in self.hand_players:
-            slot = self.seats[table_seat]
-            players.append(slot.player.id if slot is not None else None)
-        self.bank.settle_hand(
-            self.id,
-            self.hand,
-            players,
-            settlement,
-            staked=self.staked,
-            game=self.game.info.id,
-            event={
-                "kind": "settle",
-                "settlement": to_jsonable(settlement),
-                "server_seed": self.server_seed,
-            },
-        )
+        players = self._hand_player_ids()
+        self._flush_log()
+        try:
+            self.bank.settle_hand(
+                self.id,
+                self.hand,
+                players,
+                settlement,
+                staked=self.staked,
+                game=self.game.info.id,
+                event={
+                    "kind": "settle",
+                    "settlement": to_jsonable(settlement),
+                    "server_seed": self.server_seed,
+                },
+            )
+        except Exception:
+            log.exception("table %s: hand %s cannot be settled; voided", self.id, self.hand)
+            self._void_hand("the settlement was refused")
+            return
         self.hands_completed += 1
         self.carry = self.game.carry(state)
-        result = to_jsonable(settlement)
+        result = fast_jsonable(settlement)
         self.last_result = {"hand": self.hand, "settlement": result, "players": players}
         for conn in list(self.watchers.values()):
-            conn.send(
+            self._send(
+                conn,
                 p.Result(
                     table=self.id,
                     hand=self.hand,
@@ -908,7 +1231,7 @@ class TableActor:
                     seats=players,
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
-                )
+                ),
             )
         if self.on_hand_end is not None:
             self.on_hand_end(
@@ -922,17 +1245,64 @@ class TableActor:
                 },
             )
         final_views = {id(conn): self._view_json(conn, state) for conn in self.watchers.values()}
+        self._after_hand()
+        self._broadcast(final_views)
+
+    def _hand_player_ids(self) -> list[str | None]:
+        players: list[str | None] = []
+        for table_seat in self.hand_players:
+            slot = self.seats[table_seat]
+            players.append(slot.player.id if slot is not None else None)
+        return players
+
+    def _void_hand(self, reason: str) -> None:
+        """Void the hand in progress: every hold released, nothing paid (RULES.md §2.8)."""
+        players = self._hand_player_ids()
+        self._log_buffer = []  # a void replaces whatever the hand had not logged yet
+        self.bank.void_hand(self.id, self.hand, reason)
+        self.hands_voided += 1
+        for conn in list(self.watchers.values()):
+            self._send(
+                conn,
+                p.Result(
+                    table=self.id,
+                    hand=self.hand,
+                    settlement={},
+                    seats=players,
+                    server_seed=self.server_seed,
+                    balance=self.bank.balance(conn.player.id),
+                    voided=reason,
+                ),
+            )
+        self._after_hand()
+        self._broadcast({})
+
+    def _clear_hand(self) -> None:
         self.state = None
         self.deadlines = {}
+        self._window = None
+        self.hand_players = []
+
+    def _after_hand(self) -> None:
+        """Between hands: absent players go, stakes below the level are topped up."""
+        self._clear_hand()
         for index, slot in enumerate(self.seats):
             if slot is None:
                 continue
-            if slot.leaving or (not slot.connected and slot.bot is None):
+            if slot.leaving:
                 self._remove(index)
+            elif not slot.present:
+                self._keep_away(slot)
             elif slot.bot is not None and self.staked:
                 self.bank_for_bot(slot)
+            elif (
+                self.staked
+                and slot.buyin_deadline is None
+                and self.bank.table_stake(self.id, slot.player.id) < self.topup_below()
+                and not self._open_panel(index, slot, None)
+            ):
+                self._remove(index)
         self._reschedule_timer()
-        self._broadcast(final_views)
         self._schedule_start()
 
     # ----- views ----------------------------------------------------------------------------
@@ -943,7 +1313,7 @@ class TableActor:
         viewer = None
         if seat is not None and seat in self.hand_players:
             viewer = self.hand_players.index(seat)
-        value: dict[str, Any] = to_jsonable(self.game.observe(state, viewer))
+        value: dict[str, Any] = fast_jsonable(self.game.observe(state, viewer))
         return value
 
     def _seats_json(self) -> list[dict[str, Any]]:
@@ -957,58 +1327,85 @@ class TableActor:
                 "player": slot.player.id,
                 "name": slot.player.name,
                 "bot": slot.bot is not None,
-                "connected": slot.connected or slot.bot is not None,
+                "connected": slot.present,
                 "host": slot.player.id == self.spec.host,
                 "ready": slot.ready,
-                "engine_seat": self.hand_players.index(index)
-                if self.state is not None and index in self.hand_players
-                else None,
+                "leaving": slot.leaving,
+                "engine_seat": self._engine_seat(index),
             }
             if self.staked:
                 entry["table_stake"] = self.bank.table_stake(self.id, slot.player.id)
             out.append(entry)
         return out
 
-    def _update_for(self, conn: Connection, view: dict[str, Any] | None) -> p.TableUpdate:
+    def _common(self) -> tuple[dict[str, float], str | None]:
+        """The deadlines and the hand's commitment, the same for every watcher."""
+        deadlines = {("table" if k is None else str(k)): v for k, v in self.deadlines.items()}
+        commitment = (
+            commitment_of(self.server_seed) if self.server_seed and self.state is not None else None
+        )
+        return deadlines, commitment
+
+    def _update_for(
+        self,
+        conn: Connection,
+        view: dict[str, Any] | None,
+        seats: list[dict[str, Any]],
+        common: tuple[dict[str, float], str | None] | None = None,
+    ) -> p.TableUpdate:
         seat = self._seat_of(conn.player.id)
         slot = self.seats[seat] if seat is not None else None
+        deadlines, commitment = common if common is not None else self._common()
         return p.TableUpdate(
             table=self.id,
             game=self.game.info.id,
-            seats=self._seats_json(),
+            seats=seats,
             your_seat=seat,
             hand=self.hand,
             view=view,
-            deadlines={("table" if k is None else str(k)): v for k, v in self.deadlines.items()},
-            commitment=commitment_of(self.server_seed)
-            if self.server_seed and self.state is not None
-            else None,
-            resume_token=slot.resume_token if slot is not None else None,
+            deadlines=deadlines,
+            commitment=commitment,
+            resume_token=slot.resume_token if slot is not None and slot.bot is None else None,
         )
 
     def _send_update(self, conn: Connection) -> None:
-        conn.send(self._update_for(conn, self._view_json(conn, self.state)))
+        view = self._view_json(conn, self.state)
+        self._send(conn, self._update_for(conn, view, self._seats_json()))
 
     def _broadcast(self, views: dict[int, dict[str, Any] | None] | None = None) -> None:
+        if not self.watchers:
+            return
         public: dict[str, Any] | None = None
         if views is None and self.state is not None:
-            public = to_jsonable(self.game.observe(self.state, None))
+            public = fast_jsonable(self.game.observe(self.state, None))
+        seats = self._seats_json()
+        common = self._common()
         for conn in list(self.watchers.values()):
             if views is not None:
                 view = views.get(id(conn))
             else:
                 seat = self._seat_of(conn.player.id)
-                in_hand = seat is not None and seat in self.hand_players and self.state is not None
+                in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
-            conn.send(self._update_for(conn, view))
+            self._send(conn, self._update_for(conn, view, seats, common))
 
 
 def _event_json(event: Event) -> dict[str, Any]:
-    value: dict[str, Any] = to_jsonable(event)
+    value: dict[str, Any] = fast_jsonable(event)
     return value
 
 
-def _system() -> Rng:
-    from sanh.cards.rng import SystemRng
+def _event_body(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in {"kind", "seq"}}
 
-    return SystemRng()
+
+class _BotRng:
+    """Bots' randomness: a fast PRNG seeded from the OS (bots' choices are not secret draws;
+    the deck and the dice always come from the hand's provably fair stream)."""
+
+    def __init__(self) -> None:
+        self._random = random.Random(secrets.randbits(128))
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        return self._random.randrange(n)

@@ -46,6 +46,7 @@ from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json, to_jsonable
+from sanh.server.eventlog import EventLog
 from sanh.server.services import HandOpen, PlayerInfo
 
 __all__ = ["LedgerBank", "WalletServices"]
@@ -68,7 +69,11 @@ _SCHEMA = (
     " player_id BIGINT NOT NULL, hand_id TEXT NOT NULL, seat INTEGER NOT NULL,"
     " net BIGINT NOT NULL, finished_at BIGINT NOT NULL, PRIMARY KEY (player_id, hand_id))",
     "CREATE INDEX IF NOT EXISTS hand_players_recent ON hand_players (player_id, finished_at)",
+    "CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id, hand)",
 )
+
+_TOKEN_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+"""Hashes random guest tokens (high entropy: no need for a slow password hash)."""
 
 BOT_BANKROLL = 100_000_000
 """A bot's wallet is topped up to this (1,000,000 gold) from the issuer when it runs low."""
@@ -97,6 +102,8 @@ class LedgerBank:
         self.services = services
         self.ledger = services.ledger
         self.open: dict[tuple[str, int], _OpenHand] = {}
+        self.events = EventLog(self.ledger.store)
+        """The table event log, committed in groups (see :mod:`sanh.server.eventlog`)."""
 
     # ----- balances ---------------------------------------------------------------------------
     def balance(self, player: str) -> int:
@@ -160,31 +167,32 @@ class LedgerBank:
                 (table, hand, payload),
             )
 
-        result = self.ledger.submit(
-            list(holds.values()),
-            batch_id=f"{table}:h{hand}:open",
-            accounts=[AccountSpec(escrow)],
-            on_apply=log,
+        result = self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                list(holds.values()),
+                batch_id=f"{table}:h{hand}:open",
+                accounts=[AccountSpec(escrow)],
+                on_apply=on_apply,
+            ),
+            log,
         )
         if not result.ok:
             return HandOpen(held={}, refused=tuple(caps))
         self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
         return HandOpen(held=dict(caps), refused=())
 
-    def log_event(self, table: str, hand: int, seq: int, event: dict[str, Any]) -> None:
-        """Append one event to the table's log (its own transaction)."""
-        payload = json.dumps(event)
+    def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
+        """Append events ``(table, hand, seq, event)`` to the tables' logs: durable when a later
+        :meth:`sync` returns (or when a later settlement or void of the hand commits)."""
+        for table, hand, seq, event in rows:
+            self.events.append(table, hand, seq, json.dumps(event))
+            opened = self.open.get((table, hand))
+            if opened is not None:
+                opened.events.append(event)
 
-        def work(tx: StoreTx) -> None:
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, seq, payload),
-            )
-
-        self.ledger.store.run_write(work)
-        opened = self.open.get((table, hand))
-        if opened is not None:
-            opened.events.append(event)
+    async def sync(self) -> None:
+        """Wait until every event logged so far is committed (one group commit)."""
+        await self.events.sync()
 
     def settle_hand(
         self,
@@ -262,16 +270,19 @@ class LedgerBank:
                     (pid, record["id"], seat, settlement.deltas[seat], now),
                 )
 
-        result = self.services.players.record_hand(
-            game,
-            settlement,
-            settlement_id=f"{table}:h{hand}:settle",
-            table_id=table,
-            players=ids,
-            play_time_ms=played_ms,
-            accounts=accounts,
-            holds=holds,
-            on_apply=write,
+        result = self.events.run_with_log(
+            lambda on_apply: self.services.players.record_hand(
+                game,
+                settlement,
+                settlement_id=f"{table}:h{hand}:settle",
+                table_id=table,
+                players=ids,
+                play_time_ms=played_ms,
+                accounts=accounts,
+                holds=holds,
+                on_apply=on_apply,
+            ),
+            write,
         )
         if not result.ok:
             raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
@@ -296,13 +307,17 @@ class LedgerBank:
                 (table, hand, 2_000_000, payload),
             )
 
-        self.ledger.submit(
-            [Transfer.void(f"{h.id}:void", h.id) for h in holds],
-            batch_id=f"{table}:h{hand}:void",
-            on_apply=log,
+        self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                [Transfer.void(f"{h.id}:void", h.id) for h in holds],
+                batch_id=f"{table}:h{hand}:void",
+                on_apply=on_apply,
+            ),
+            log,
         )
 
     def _events(self, table: str, hand: int) -> list[dict[str, Any]]:
+        self.events.flush()
         with self.ledger.store.read() as tx:
             rows = tx.execute(
                 "SELECT seq, payload FROM table_events WHERE table_id = ? AND hand = ?"
@@ -356,6 +371,17 @@ class LedgerBank:
             return None
         return hand, events
 
+    def last_settled_hand(self, table: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        """The config and events of the table's last settled hand."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT config, events FROM hands WHERE table_id = ? ORDER BY hand DESC LIMIT 1",
+                (table,),
+            )
+        if not rows:
+            return None
+        return json.loads(rows[0][0]), json.loads(rows[0][1])
+
     def stakes_at(self, table: str) -> list[str]:
         """Players with gold in a stake account of this table."""
         prefix = stake_account(table, 0)[: -len("0")]
@@ -382,7 +408,7 @@ class LedgerBank:
         if rows:
             player = self.services.players.player(int(rows[0][0]))
         else:
-            player, _ = self.services.bot_players.create_guest(display_name=f"Bot {label[-6:]}")
+            player, _ = self.services.guests.create_guest(display_name=f"Bot {label[-6:]}")
 
             def work(tx: StoreTx) -> None:
                 tx.execute(
@@ -410,10 +436,9 @@ class WalletServices:
     def __init__(self, ledger: Ledger, config: HallConfig | None = None) -> None:
         self.ledger = ledger
         self.players = Players(ledger, config)
-        # Bots never log in: their guest tokens get the cheapest argon2 parameters.
-        self.bot_players = Players(
-            ledger, config, hasher=PasswordHasher(time_cost=1, memory_cost=256, parallelism=1)
-        )
+        self.guests = Players(ledger, config, hasher=_TOKEN_HASHER)
+        """Creates guests and bots: their login secret is a random 192-bit token, so a light
+        Argon2 setting is as safe as the password setting and 100 times cheaper."""
         self._migrate()
         self.bank = LedgerBank(self)
         self.accounts = self
@@ -425,7 +450,8 @@ class WalletServices:
         return cls(Ledger.open(url), config)
 
     def close(self) -> None:
-        """Close the database."""
+        """Write the pending table events and close the database."""
+        self.bank.events.close()
         self.ledger.close()
 
     def _migrate(self) -> None:
@@ -484,7 +510,7 @@ class WalletServices:
 
     def guest(self, name: str | None, language: str) -> PlayerInfo:
         """A new guest."""
-        player, _ = self.players.create_guest(display_name=name, language=language or "vi")
+        player, _ = self.guests.create_guest(display_name=name, language=language or "vi")
         return self._info(player.id)
 
     def update_profile(self, player_id: str, *, name: str | None, language: str | None) -> None:

@@ -35,7 +35,10 @@ class HallProcess:
     scale: float
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """Extra environment (``SANH_*`` settings) for the server process."""
     _out: Any = None
+    started_at: float = 0.0
 
     @property
     def url(self) -> str:
@@ -64,7 +67,8 @@ class HallProcess:
         if self._out is not None:
             self._out.close()
         out = self._out = self.log.open("ab")
-        env = {**os.environ, "SANH_BETWEEN_HANDS": "1", "SANH_BOT_DELAY": "0.5"}
+        env = {**os.environ, "SANH_BETWEEN_HANDS": "1", "SANH_BOT_DELAY": "0.5", **self.env}
+        self.started_at = time.monotonic()
         self.process = subprocess.Popen(args, stdout=out, stderr=out, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
