@@ -31,16 +31,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
 import time
+import types
+import typing
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sanh.bots import Bot, bot_for
+from sanh.cards.card import Card
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
@@ -836,6 +840,10 @@ class TableActor:
                 nonce=message.nonce,
             )
             return
+        problem = _ill_typed(event)
+        if problem is not None:
+            self._error(conn, p.ErrorCode.MALFORMED, problem, nonce=message.nonce)
+            return
         try:
             self._apply(event)
         except NotYourTurnError as exc:
@@ -843,6 +851,10 @@ class TableActor:
             return
         except IllegalActionError as exc:
             self._error(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, nonce=message.nonce)
+            return
+        except Exception:  # a rules engine must refuse, not crash; the hand is not at fault
+            log.exception("table %s: the engine failed on a client's %s", self.id, event)
+            self._error(conn, p.ErrorCode.ILLEGAL_ACTION, "not a legal action", nonce=message.nonce)
             return
         seen[message.nonce] = version + 1
         while len(seen) > MAX_NONCES:
@@ -1016,10 +1028,10 @@ class TableActor:
         before anyone hears of the change: see :meth:`_flush_log`.
         """
         assert self.state is not None
-        self.game.validate(self.state, event)
+        state = self.game.apply(self.state, event)  # validates; pure, so nothing changes yet
         self.seq += 1
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
-        self.state = self.game.apply(self.state, event)
+        self.state = state
 
     def _flush_log(self) -> None:
         """Hand the buffered events to the bank now: the hand's settlement commits them first."""
@@ -1393,6 +1405,42 @@ class TableActor:
 def _event_json(event: Event) -> dict[str, Any]:
     value: dict[str, Any] = fast_jsonable(event)
     return value
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _ill_typed(action: Action) -> str | None:
+    """Why a client's action has a field of the wrong type (the engines trust their types)."""
+    kind = type(action)
+    hints = _HINTS.get(kind)
+    if hints is None:
+        resolved = typing.get_type_hints(kind)
+        hints = _HINTS[kind] = {f.name: resolved[f.name] for f in dataclasses.fields(kind)}
+    for name, hint in hints.items():
+        if not _matches(getattr(action, name), hint):
+            return f"field {name!r} must be {hint}"
+    return None
+
+
+def _matches(value: Any, hint: Any) -> bool:
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+    if hint is str:
+        return isinstance(value, str) and len(value) <= 64
+    if hint is Card:
+        return isinstance(value, Card)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return isinstance(value, tuple) and all(_matches(v, args[0]) for v in value)
+    if origin in (types.UnionType, typing.Union):
+        return any(value is None if a is type(None) else _matches(value, a) for a in args)
+    if origin is typing.Literal:
+        return value in args
+    return False
 
 
 def _event_body(event: dict[str, Any]) -> dict[str, Any]:

@@ -206,16 +206,18 @@ async def _phases(
     a.mode = "play"
     await a.send({"type": "join", "table": table})
     await a.send({"type": "sit", "table": table})
-    for _ in range(6):
+    for attempt in range(8):
         mark = len(a.messages)
         playing = await a.wait_for(
             lambda m, after=hand: _is_view_of_hand(m) and m["hand"] > after, 60, mark
         )
         hand = playing["hand"]
         seat_before = playing["your_seat"]
-        # Drop the socket just after A has acted: the others move before A's turn is back.
-        mark = len(a.messages)
-        await a.wait_for(lambda m: m.get("type") in {"ack", "result"}, 60, mark)
+        # Drop the socket just after A has acted (the others move before A's turn is back),
+        # or, every other time, as soon as the hand starts (short hands end after one act).
+        if attempt % 2 == 0:
+            mark = len(a.messages)
+            await a.wait_for(lambda m: m.get("type") in {"ack", "result"}, 60, mark)
         token = a.resume_tokens[table]
         a.mode = "idle"
         await a.answered()

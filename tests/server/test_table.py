@@ -1,0 +1,391 @@
+"""The table actor in process, over the real ledger in an in-memory SQLite database.
+
+Each test drives a :class:`~sanh.server.table.TableActor` with fake connections (their outbound
+queues are read directly) and a fast clock, and checks one rule of the server: windows and
+their deadlines, bots in windows, stale versions, leaving mid-hand, a refused settlement, the
+buy-in top-up, the host, private tables, typed action fields, and the carry after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import typing
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sanh.errors import NotationError
+from sanh.games import REGISTRY
+from sanh.games.base import Action
+from sanh.notation.jsonable import event_from_json
+from sanh.server import protocol as p
+from sanh.server.hall import Hall
+from sanh.server.settings import Settings
+from sanh.server.table import Connection, TableActor, _ill_typed
+from sanh.server.wallet_services import WalletServices
+
+
+class Seat:
+    """A fake connection and what it received."""
+
+    def __init__(self, services: WalletServices, name: str) -> None:
+        self.info = services.guest(name, "vi")
+        self.conn = Connection(self.info, send_limit=100_000)
+        self.messages: list[dict[str, Any]] = []
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Every message queued since the last drain (also kept in ``messages``)."""
+        out = []
+        while not self.conn.outbox.empty():
+            raw = self.conn.outbox.get_nowait()
+            if raw is not None:
+                message = json.loads(raw)
+                message["_t"] = time.monotonic()
+                out.append(message)
+        self.messages += out
+        return out
+
+    def views(self) -> list[dict[str, Any]]:
+        self.drain()
+        return [m for m in self.messages if m["type"] == "table" and m["view"]]
+
+    def last_view(self) -> dict[str, Any]:
+        return self.views()[-1]["view"]
+
+
+def _settings(**kw: Any) -> Settings:
+    base = {"timer_scale": 0.01, "between_hands": 1.0, "bot_delay": 1.0, "bot_samples": 20}
+    return Settings(**{**base, **kw})
+
+
+async def _until(check: Callable[[], bool], timeout: float = 10, step: float = 0.005) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(step)
+
+
+def _run(
+    body: Callable[[WalletServices, Hall], Awaitable[None]], **settings: Any
+) -> WalletServices:
+    services = WalletServices.open("sqlite:///:memory:")
+
+    async def main() -> None:
+        hall = Hall(_settings(**settings), services.bank)
+        try:
+            await body(services, hall)
+        finally:
+            await hall.close()
+
+    asyncio.run(main())
+    return services
+
+
+def _table(
+    hall: Hall, game: str, seats: int, host: Seat, options: dict[str, Any] | None = None, **kw: Any
+) -> TableActor:
+    return hall.create_table(
+        game=game,
+        stake=100,
+        seats=seats,
+        options=options or {},
+        quick=kw.get("quick", False),
+        private=kw.get("private", False),
+        host=host.info.id,
+    )
+
+
+async def _sit(actor: TableActor, *seats: Seat) -> None:
+    for seat in seats:
+        await actor.call("join", seat.conn, None)
+        await actor.call("sit", seat.conn, None)
+
+
+async def _act(actor: TableActor, seat: Seat, action: dict[str, Any], version: int) -> None:
+    message = p.Act(table=actor.id, nonce=uuid.uuid4().hex, version=version, action=action)
+    await actor.call("act", seat.conn, message)
+
+
+def _events(actor: TableActor, hand: int) -> list[dict[str, Any]]:
+    bank: Any = actor.bank
+    return [e for e in bank._events(actor.id, hand) if e.get("kind") == "event"]
+
+
+# ----- windows -------------------------------------------------------------------------------
+def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
+    """Three Card Poker: at the decision deadline every pending seat is folded together (the
+    table's default applied again while the window stays open), not one per new window; the
+    decision window has its own length (``decision_s``), not what was left of the betting."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        options = {"betting_s": 40, "decision_s": 20}
+        actor = _table(hall, "three-card-poker", 3, players[0], options)
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None)
+        for player in players:
+            view = player.last_view()
+            await _act(
+                actor,
+                player,
+                {"type": "Bet", "seat": view["viewer"], "spot": "ante", "amount": 100},
+                view["version"],
+            )
+            view = player.last_view()
+            await _act(actor, player, {"type": "Ready", "seat": view["viewer"]}, view["version"])
+        # Everyone was ready: betting closed early; the decision window is a fresh 0.2 s.
+        await _until(lambda: getattr(actor.state, "phase", "") == "decision")
+        opened = time.time()
+        deadline = actor.deadlines[None]
+        assert 0.15 < deadline - opened < 0.25, deadline - opened
+        hand = actor.hand
+        await _until(lambda: actor.hands_completed == 1, timeout=5)
+        assert time.time() - opened < 0.45, "each pending seat waited for its own window"
+        folds = [e for e in _events(actor, hand) if e["type"] == "ForceFold"]
+        assert sorted(e["target"] for e in folds) == [0, 1, 2]
+        assert all(e["reason"] == "timeout" for e in folds)
+
+    _run(body, timer_scale=0.01)
+
+
+def test_every_bot_bets_in_a_betting_window() -> None:
+    """Tài Xỉu with bots only: each bot places, confirms and is ready within one window."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        host = Seat(services, "host")
+        actor = _table(hall, "tai-xiu", 5, host, {"betting_s": 30})
+        await actor.call("add_bots", host.conn, 5)
+        await _until(lambda: actor.hands_completed >= 1, timeout=10)
+        kinds = [(e["type"], e.get("seat")) for e in _events(actor, 1)]
+        for seat in range(5):
+            assert ("Confirm", seat) in kinds, kinds
+        assert ("CloseBetting", None) not in kinds, "the window had to run out for the bots"
+
+    _run(body, timer_scale=0.02, bot_delay=0.5)
+
+
+def test_a_version_from_earlier_in_the_window_is_accepted_a_stale_turn_is_not() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        a, b = Seat(services, "a"), Seat(services, "b")
+        actor = _table(hall, "tai-xiu", 2, a, {"betting_s": 60})
+        await _sit(actor, a, b)
+        await _until(lambda: actor.state is not None)
+        view_a, view_b = a.last_view(), b.last_view()
+        await _act(actor, b, view_b["legal_actions"][0], view_b["version"])
+        assert actor.state.version == view_a["version"] + 1
+        await _act(actor, a, view_a["legal_actions"][0], view_a["version"])
+        assert actor.state.version == view_a["version"] + 2, a.drain()
+        c, d = Seat(services, "c"), Seat(services, "d")
+        turns = _table(hall, "tien-len", 2, c)
+        await _sit(turns, c, d)
+        await _until(lambda: turns.state is not None)
+        first = c if c.last_view()["to_act"] == [c.last_view()["viewer"]] else d
+        view = first.last_view()
+        await _act(turns, first, {"type": "Pass", "seat": view["viewer"]}, view["version"] - 1)
+        errors = [m for m in first.drain() if m["type"] == "error"]
+        assert errors and errors[-1]["code"] == "stale_version"
+
+    _run(body, timer_scale=0.05)
+
+
+# ----- leaving, faults ------------------------------------------------------------------------
+def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
+    """Tiến lên: a player who stands up out of turn leaves the hand at once (an automatic
+    loss, RULES.md §12.7), not when its turn comes."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "tien-len", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and not actor.game.is_terminal(actor.state))
+        view = players[0].last_view()
+        leaver = next(p for p in players if p.last_view()["viewer"] not in view["to_act"])
+        seat = leaver.last_view()["viewer"]
+        await actor.call("stand", leaver.conn, None)
+        assert _events(actor, actor.hand)[-1] == {
+            "kind": "event",
+            "type": "Leave",
+            "seat": seat,
+            "seq": len(_events(actor, actor.hand)),
+        }
+        assert actor.state.in_play[seat] is False
+
+    _run(body, timer_scale=1.0)
+
+
+def test_a_refused_settlement_voids_the_hand_and_refunds() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(2)]
+        before = {p.info.id: services.bank.balance(p.info.id) for p in players}
+
+        def refuse(*args: Any, **kw: Any) -> None:
+            raise RuntimeError("the ledger refused the batch")
+
+        services.bank.settle_hand = refuse  # type: ignore[method-assign]
+        actor = _table(hall, "tien-len", 2, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and not actor.game.is_terminal(actor.state))
+        await actor.call("stand", players[0].conn, None)  # an automatic loss ends the hand
+        await _until(lambda: actor.state is None and actor.hands_voided >= 1)
+        results = [m for m in players[1].drain() if m["type"] == "result"]
+        assert results and results[-1]["voided"] == "the settlement was refused"
+        assert services.ledger.open_holds() == []
+        assert {p.info.id: services.bank.balance(p.info.id) for p in players} == before
+
+    _run(body, timer_scale=1.0)
+
+
+# ----- Tẩy, host, private tables -------------------------------------------------------------
+def test_a_short_stake_is_topped_up_between_hands_with_the_maximum_by_default() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        a, b = Seat(services, "a"), Seat(services, "b")
+        actor = _table(hall, "texas-holdem", 2, a)
+        low, high = actor.buyin_range()
+        assert (low, high) == (4000, 20000)  # 20 and 100 big blinds, BB = 2 L
+        await _sit(actor, a, b)
+        panel = next(m for m in a.drain() if m["type"] == "buyin_panel")
+        assert (panel["min"], panel["max"]) == (4000, 20000)
+        await actor.call("buyin", a.conn, 4000)
+        await actor.call("buyin", b.conn, 20000)
+        await _until(lambda: actor.state is not None)
+        # Between hands with 150 left (below the 200 big blind): the panel opens again.
+        await actor.stop()
+        actor.state = None
+        services.bank.cash_out(actor.id, a.info.id)
+        services.bank.buy_in(actor.id, a.info.id, 150)
+        actor.start()
+        actor._after_hand()
+        actor._release()
+        seat = actor._seat_of(a.info.id)
+        assert seat is not None and actor.seats[seat] is not None
+        assert actor.seats[seat].ready is False  # type: ignore[union-attr]
+        panel = [m for m in a.drain() if m["type"] == "buyin_panel"][-1]
+        assert (panel["min"], panel["max"]) == (4000 - 150, 20000 - 150)
+        await _until(lambda: services.bank.table_stake(actor.id, a.info.id) == 20000)
+        # Leaving cashes the stake out.
+        wallet = services.bank.balance(a.info.id)
+        await actor.call("leave", a.conn, None)
+        if actor.state is None:
+            assert services.bank.balance(a.info.id) == wallet + 20000
+
+    _run(body, timer_scale=0.01)
+
+
+def test_the_host_role_passes_to_the_longest_seated_and_is_saved() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        a, b, c = (Seat(services, n) for n in "abc")
+        actor = _table(hall, "lieng", 4, a)
+        await _sit(actor, a)
+        await _sit(actor, b)
+        await _sit(actor, c)
+        await actor.call("leave", a.conn, None)
+        await _until(lambda: actor.spec.host != a.info.id, timeout=20)
+        assert actor.spec.host == b.info.id
+        saved = dict(services.bank.saved_tables())[actor.id]
+        assert saved["host"] == b.info.id
+        await actor.call("add_bots", a.conn, 1)
+        assert [m for m in a.drain() if m["type"] == "error"][-1]["code"] == "not_host"
+
+    _run(body, timer_scale=0.01)
+
+
+def test_a_private_table_needs_its_invite_code() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        host, guest, stranger = (Seat(services, n) for n in ("host", "guest", "stranger"))
+        actor = _table(hall, "lieng", 4, host, private=True)
+        code = actor.spec.invite_code
+        assert code and hall.lobby() == [] and hall.by_invite(code.lower()) is actor
+        await actor.call("join", stranger.conn, None)
+        await actor.call("sit", stranger.conn, None)
+        codes = [m["code"] for m in stranger.drain() if m["type"] == "error"]
+        assert codes == ["no_such_table", "not_at_table"]
+        await actor.call("join", guest.conn, code)
+        await actor.call("sit", guest.conn, None)
+        assert actor._seat_of(guest.info.id) is not None
+
+    _run(body)
+
+
+# ----- typed fields, restart --------------------------------------------------------------------
+JUNK: dict[Any, tuple[Any, ...]] = {
+    int: ("100", True, 1.5, [1], {"a": 1}, None, 2**70),
+    bool: (1, "true", None, [True]),
+    str: (1, True, None, [1], {"a": 1}, "x" * 100),
+    int | None: ("1", 1.5, False, [1]),
+    tuple[int, ...]: (["1"], [True], [1.5], [[1]]),
+}
+"""Values of the wrong type for a field of each type the engines' actions use."""
+
+
+def test_a_client_action_with_an_ill_typed_field_is_refused_before_the_engine() -> None:
+    """``event_from_json`` passes many JSON values through to int and str fields; the engines
+    trust their types, so the server refuses them (an engine crash would void the hand)."""
+    refused = 0
+    for game in REGISTRY.values():
+        for cls in game.info.action_types:
+            hints = typing.get_type_hints(cls)
+            for name in cls.__dataclass_fields__:
+                if name == "seat":
+                    continue
+                for junk in JUNK.get(hints[name], ()):
+                    data = {"type": cls.__name__, "seat": 0, name: junk}
+                    try:
+                        action = event_from_json(game, data)
+                    except NotationError:
+                        continue  # refused while parsing already
+                    assert isinstance(action, Action)
+                    assert _ill_typed(action) is not None, (game.info.id, data)
+                    refused += 1
+    assert refused > 20
+    game = REGISTRY["texas-holdem"]
+    good = event_from_json(game, {"type": "RaiseTo", "seat": 0, "amount": 400})
+    assert _ill_typed(good) is None
+
+
+def test_the_carry_survives_a_restart() -> None:
+    """The button (Hold'em's carry) moves on after a restart as if nothing had happened."""
+    holder: dict[str, Any] = {}
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        host = Seat(services, "host")
+        actor = _table(hall, "texas-holdem", 3, host)
+        await actor.call("add_bots", host.conn, 3)
+        await _until(lambda: actor.hands_completed >= 2, timeout=30)
+        await actor.call("remove_bots", host.conn, None)
+        await _until(lambda: actor.state is None and actor.seated == 0, timeout=30)
+        holder["carry"] = actor.carry
+        holder["id"] = actor.id
+        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        assert rebuilt.recover() == "clean"
+        holder["rebuilt"] = rebuilt.carry
+
+    _run(body, timer_scale=0.01, bot_delay=0.5)
+    assert holder["carry"] is not None
+    assert holder["rebuilt"] == holder["carry"]
+
+
+def test_an_engine_fault_mid_hand_voids_the_hand_and_releases_its_holds() -> None:
+    """An unexpected error while a hand is open voids it (RULES.md §2.8): holds released."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(2)]
+        actor = _table(hall, "lieng", 2, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None)
+        assert services.ledger.open_holds()
+
+        def broken(*args: Any, **kw: Any) -> None:
+            raise RuntimeError("engine bug")
+
+        actor.game = type(actor.game)()
+        actor.game.observe = broken  # type: ignore[method-assign]
+        await actor.call("tick", None, None)
+        assert actor.hands_voided == 1 and actor.state is None
+        assert services.ledger.open_holds() == []
+        results = [m for m in players[0].drain() if m["type"] == "result"]
+        assert results[-1]["voided"] == "unrecoverable server fault"
+
+    _run(body, timer_scale=1.0)
