@@ -69,13 +69,25 @@ def crash_hall(tmp_path: Path) -> Iterator[HallProcess]:
 
 
 def _restarts(hall: HallProcess) -> list[dict[str, Any]]:
-    """The ``hall started`` log lines, oldest first."""
+    """The ``tables restored`` log lines (one per start, after the background restore), oldest
+    first."""
     assert hall.log is not None
     out = []
     for line in hall.log.read_text().splitlines():
-        if line.startswith("{") and '"hall started"' in line:
+        if line.startswith("{") and '"tables restored"' in line:
             out.append(json.loads(line))
     return out
+
+
+async def _next_restart(hall: HallProcess, seen: int) -> dict[str, Any]:
+    """Wait for the restore that follows the ``seen`` earlier ones."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        restarts = _restarts(hall)
+        if len(restarts) > seen:
+            return restarts[-1]
+        await asyncio.sleep(0.05)
+    raise TimeoutError("the hall did not log its restored tables")
 
 
 def _hand_state(hall: HallProcess, table: str) -> tuple[int, bool, bool]:
@@ -163,12 +175,14 @@ async def _crash_run(hall: HallProcess) -> dict[str, Any]:
         resume_times: list[float] = []
         for _ in range(KILLS):
             await asyncio.sleep(rnd.uniform(0.5, 3.0))
-            before = {table: _hand_state(hall, table) for table in clients}
             hall.kill()
+            # Read the log once the process is dead: what is in the database is what survived.
+            before = {table: _hand_state(hall, table) for table in clients}
             await _close_all(clients)
             spawned = time.monotonic()
+            seen = len(_restarts(hall))
             hall.start()
-            restart = _restarts(hall)[-1]
+            restart = await _next_restart(hall, seen)
             for table, (_, dealt, finished) in before.items():
                 outcome = restart["restored"][table]
                 outcomes[table].append(outcome)
