@@ -63,11 +63,16 @@ def _loadavg() -> float:
 class Server:
     """``sanh serve`` in a subprocess on a given database."""
 
+    pythonpath: str | None = None
+    """Run the server from another checkout (``--serve-pythonpath``, for before/after runs)."""
+
     def __init__(self, db: Path, log: Path, extra_env: dict[str, str] | None = None) -> None:
         self.db = db
         self.log = log
         self.port = _free_port()
         self.env = {**os.environ, **(extra_env or {})}
+        if Server.pythonpath:
+            self.env["PYTHONPATH"] = Server.pythonpath
         self.process: subprocess.Popen[bytes] | None = None
         self.spawned_at = 0.0
 
@@ -282,7 +287,11 @@ def main() -> None:
     parser.add_argument("--no-load", action="store_true")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--keep", type=Path, help="keep the databases and server logs here")
+    parser.add_argument(
+        "--serve-pythonpath", help="run sanh serve from this source tree (the load tool stays)"
+    )
     args = parser.parse_args()
+    Server.pythonpath = args.serve_pythonpath
     args.out.parent.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
     rows: list[dict[str, Any]] = []

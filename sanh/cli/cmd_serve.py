@@ -48,17 +48,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(data, default=str)
 
 
-GC_THRESHOLDS = (5000, 50, 100)
+GC_THRESHOLDS = (700, 10, 100)
 """The collector's thresholds for the server (Python's are 700, 10, 10)."""
 
 
 def _tune_gc() -> None:
-    """Fewer, cheaper garbage collections: pauses of the event loop are latency.
+    """Rare full garbage collections: a pause of the event loop is latency for every table.
 
-    The modules and registries loaded so far are frozen (kept out of every later collection);
-    the young generation is collected every 5,000 net allocations instead of 700 and a full
-    collection is run 10 times less often. A full collection over the objects of 2,000 clients
-    otherwise stopped the hall for 250-350 ms about every ten seconds (BENCHMARKS.md).
+    The modules and registries loaded so far are frozen (kept out of every later collection)
+    and a full collection runs 10 times less often than Python's default. Under 2,000 clients
+    a full collection stopped the hall for 250-350 ms about every ten seconds; the young
+    generations keep Python's thresholds, which keep their pauses short (larger ones made
+    each collection walk the live states of hundreds of tables at once). BENCHMARKS.md has
+    the figures.
     """
     gc.collect()
     gc.freeze()
