@@ -227,11 +227,13 @@ def play_round(
     game: str,
     *,
     on_decision: Callable[[], None] | None = None,
+    after_hand: int = 0,
     timeout: float = 90,
 ) -> dict[str, Any]:
     """Click through one hand that includes this player; returns the result message.
 
-    ``on_decision`` runs once, the first time the player must act.
+    Only a result of a hand numbered above ``after_hand`` counts (so a caller can play the
+    next hand). ``on_decision`` runs once, the first time the player must act.
     """
     strategy = STRATEGIES[game]
     memo: dict[str, Any] = {}
@@ -240,8 +242,9 @@ def play_round(
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         result = page.evaluate(
-            "() => { const r = window.sanh.result; const me = window.sanh.player;"
-            " return r && r.seats.includes(me) ? r : null; }"
+            "after => { const r = window.sanh.result; const me = window.sanh.player;"
+            " return r && r.hand > after && r.seats.includes(me) ? r : null; }",
+            after_hand,
         )
         if result is not None:
             return {"result": result, "clicks": clicks}
