@@ -62,10 +62,13 @@ __all__ = [
     "Settlement",
     "SettlementLine",
     "Shuffle",
+    "SitIn",
     "TableConfig",
     "Turn",
     "View",
+    "check_sit_in",
     "normalize_name",
+    "seat_in",
 ]
 
 
@@ -111,6 +114,49 @@ class Action:
             else:
                 parts.append(str(value))
         return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class SitIn(Action):
+    """House games: the table seats a player in an *empty seat* while bets are open.
+
+    In the house-banked games (``GameInfo.banked``) a seat whose stack is 0 in the
+    :class:`TableConfig` and that holds no bet is an empty seat: the table (``seat=None``) may
+    give it a stack (what the player can bet this round, held by the server) and the player's
+    clan flag, so a player who arrives during the betting window bets in the round under way.
+    The betting window never closes by itself while a seat is empty (the table closes it on
+    its clock). Never listed among the legal actions: the server applies it when a player sits.
+    """
+
+    chair: Seat
+    stack: Chips
+    clan: bool = False
+
+
+def seat_in(config: TableConfig, action: SitIn) -> TableConfig:
+    """The config with ``action.chair`` given its stack and clan flag (for :class:`SitIn`)."""
+    stacks = list(config.stacks)
+    stacks[action.chair] = action.stack
+    members = list(config.clan_members or (False,) * config.seats)
+    members[action.chair] = action.clan
+    return dataclasses.replace(config, stacks=tuple(stacks), clan_members=tuple(members))
+
+
+def check_sit_in(config: TableConfig, action: SitIn, occupied: bool, version: int) -> None:
+    """The common checks of a :class:`SitIn`: a real empty seat, a positive integer stack.
+
+    ``occupied`` is the game's own knowledge that the seat holds bets (or is the bank).
+    :raises IllegalActionError: if the seat cannot be given this stack.
+    """
+    if action.seat is not None:
+        raise IllegalActionError(action, "only the table seats a player", version)
+    chair, stack = action.chair, action.stack
+    if not isinstance(chair, int) or isinstance(chair, bool) or not 0 <= chair < config.seats:
+        raise IllegalActionError(action, "no such seat", version)
+    if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
+        raise IllegalActionError(action, "a stack must be a positive amount", version)
+    if config.stacks[chair] != 0 or occupied:
+        raise IllegalActionError(action, f"seat p{chair + 1} is not empty", version)
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,8 +104,11 @@ from sanh.games.base import (
     Roll,
     Settlement,
     SettlementLine,
+    SitIn,
     TableConfig,
     View,
+    check_sit_in,
+    seat_in,
 )
 from sanh.types import UNITS_PER_GOLD, Chips, Seat, format_gold
 
@@ -413,7 +416,7 @@ class TaiXiu(Game[TaiXiuState]):
         seats_max=SEATS_MAX,
         deck="dice",
         banked=True,
-        max_actions=SEATS_MAX * (3 * MAX_PLACES_PER_SEAT + 1) + 2,
+        max_actions=SEATS_MAX * (3 * MAX_PLACES_PER_SEAT + 2) + 2,
         rules_source="RULES.md §5, §1, §2.6-2.9, A-TX1..A-TX7; seed 001 (Tài Xỉu)",
         aliases=("Tài Xỉu", "Sic Bo", "Tai Xiu", "taixiu", "sicbo"),
         options=(
@@ -429,7 +432,7 @@ class TaiXiu(Game[TaiXiuState]):
             OptionSpec("clan_treasury_min_stake", 0, help="gold staked for the clan 1 %"),
             OptionSpec("betting_s", 30, help="betting countdown, seconds (the server's clock)"),
         ),
-        action_types=(Place, Confirm, Clear, Ready, CloseBetting),
+        action_types=(Place, Confirm, Clear, Ready, CloseBetting, SitIn),
         counts_xp=False,
     )
 
@@ -478,7 +481,8 @@ class TaiXiu(Game[TaiXiuState]):
 
     def _refresh(self, state: TaiXiuState) -> TaiXiuState:
         """The state with :attr:`TaiXiuState.bettors` recomputed; the window closes by itself
-        once no seat is left to act (every bettor ready, out of balance or at the cap)."""
+        once no seat is left to act (every bettor ready, out of balance or at the cap) and no
+        seat is empty (an empty seat may still be given a stack: :class:`SitIn`)."""
         if state.closed:
             return replace(state, bettors=())
         bank = self.bank_available(state)
@@ -487,7 +491,19 @@ class TaiXiu(Game[TaiXiuState]):
             for seat in range(state.config.seats)
             if not self.is_host(state, seat) and self._can_act(state, seat, bank)
         )
-        return replace(state, bettors=bettors, closed=not bettors)
+        closed = not bettors and not any(
+            self.is_empty_seat(state, seat) for seat in range(state.config.seats)
+        )
+        return replace(state, bettors=bettors, closed=closed)
+
+    def is_empty_seat(self, state: TaiXiuState, seat: Seat) -> bool:
+        """Whether ``seat`` is empty: no stack, no chips, not the bank (see :class:`SitIn`)."""
+        return (
+            state.config.stacks[seat] == 0
+            and not state.confirmed[seat]
+            and not state.pending[seat]
+            and not self.is_host(state, seat)
+        )
 
     # ----- money helpers -------------------------------------------------------------------
     def is_host(self, state: TaiXiuState, seat: Seat | None) -> bool:
@@ -657,6 +673,15 @@ class TaiXiu(Game[TaiXiuState]):
             if action.seat is not None:
                 raise IllegalActionError(action, "only the table closes betting", state.version)
             return
+        if isinstance(action, SitIn):
+            chair = action.chair
+            occupied = (
+                isinstance(chair, int)
+                and 0 <= chair < state.config.seats
+                and (not self.is_empty_seat(state, chair))
+            )
+            check_sit_in(state.config, action, occupied, state.version)
+            return
         seat = action.seat
         if seat is None:
             raise IllegalActionError(action, "the table does not bet", state.version)
@@ -735,6 +760,8 @@ class TaiXiu(Game[TaiXiuState]):
         """Place, confirm or clear chips, close the window (dropping unconfirmed chips), roll."""
         if isinstance(event, Roll):
             return replace(state, dice=tuple(event.dice))
+        if isinstance(event, SitIn):
+            return self._refresh(replace(state, config=seat_in(state.config, event)))
         if isinstance(event, CloseBetting):
             empty: tuple[Stakes, ...] = ((),) * state.config.seats
             dropped = sum(self._reservation(state, row) for row in state.pending)

@@ -94,8 +94,11 @@ from sanh.games.base import (
     Settlement,
     SettlementLine,
     Shuffle,
+    SitIn,
     TableConfig,
     View,
+    check_sit_in,
+    seat_in,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -142,6 +145,8 @@ DEAL_LABELS: tuple[str, ...] = ("A1", "B1", "A2", "B2", "A3", "B3")
 
 MAX_BETS_PER_SEAT = 60
 """How many :class:`Bet` actions one seat may make in one round [DEF]."""
+SEATS_MAX = 100
+"""The most bettors at one table."""
 
 _CATEGORY_NAMES: dict[TeenPattiCategory, str] = {
     TeenPattiCategory.THREE_ACES: "three aces (Bộ ba A)",
@@ -355,10 +360,10 @@ class TeenPatti2020(Game[TeenPattiState]):
         name="Teen Patti 20-20",
         name_vi="Teen Patti 20-20",
         seats_min=1,
-        seats_max=100,
+        seats_max=SEATS_MAX,
         deck="52",
         banked=True,
-        max_actions=8 * (MAX_BETS_PER_SEAT + 1) + 2,
+        max_actions=SEATS_MAX * (MAX_BETS_PER_SEAT + 2) + 2,
         rules_source="RULES.md §14, §1, §2.6-2.8, A-TT1; seed 004",
         aliases=("Teen Patti", "teen-patti", "teenpatti", "Teen Patti 2020"),
         options=(
@@ -378,7 +383,7 @@ class TeenPatti2020(Game[TeenPattiState]):
                 help="royal-straight flush-quads-full house-flush-straight-trips, x:1",
             ),
         ),
-        action_types=(Bet, Ready, CloseBetting),
+        action_types=(Bet, Ready, CloseBetting, SitIn),
     )
 
     # ----- setup ---------------------------------------------------------------------------
@@ -398,10 +403,19 @@ class TeenPatti2020(Game[TeenPattiState]):
         return self._close_if_idle(state)
 
     def _close_if_idle(self, state: TeenPattiState) -> TeenPattiState:
-        """The window closes by itself once no seat can act (all ready, broke or capped)."""
-        if state.closed or any(self._can_bet(state, s) for s in range(state.config.seats)):
+        """The window closes by itself once no seat can act (all ready, broke or capped) and
+        no seat is empty (an empty seat may still be given a stack: :class:`SitIn`)."""
+        seats = range(state.config.seats)
+        if state.closed or any(
+            self._can_bet(state, s) or self.is_empty_seat(state, s) for s in seats
+        ):
             return state
         return replace(state, closed=True)
+
+    @staticmethod
+    def is_empty_seat(state: TeenPattiState, seat: Seat) -> bool:
+        """Whether ``seat`` is empty: no stack and no bet (see :class:`SitIn`)."""
+        return state.config.stacks[seat] == 0 and not any(state.bets[seat])
 
     def limits(self, config: TableConfig) -> tuple[Chips, Chips]:
         """The table's minimum and maximum per bet area. :raises ConfigError: if impossible."""
@@ -503,6 +517,15 @@ class TeenPatti2020(Game[TeenPattiState]):
             if action.seat is None:
                 raise IllegalActionError(action, "the table is never ready", state.version)
             return
+        if isinstance(action, SitIn):
+            chair = action.chair
+            occupied = (
+                isinstance(chair, int)
+                and 0 <= chair < state.config.seats
+                and (not self.is_empty_seat(state, chair))
+            )
+            check_sit_in(state.config, action, occupied, state.version)
+            return
         if not isinstance(action, Bet):
             raise IllegalActionError(action, "not a Teen Patti action", state.version)
         seat = action.seat
@@ -549,6 +572,8 @@ class TeenPatti2020(Game[TeenPattiState]):
             return replace(state, deal=tuple(event.order[: len(DEAL_LABELS)]))
         if isinstance(event, CloseBetting):
             return replace(state, closed=True)
+        if isinstance(event, SitIn):
+            return replace(state, config=seat_in(state.config, event))
         if isinstance(event, Ready):
             assert event.seat is not None
             ready = list(state.ready)

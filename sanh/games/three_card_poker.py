@@ -91,8 +91,11 @@ from sanh.games.base import (
     Settlement,
     SettlementLine,
     Shuffle,
+    SitIn,
     TableConfig,
     View,
+    check_sit_in,
+    seat_in,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -397,7 +400,7 @@ class ThreeCardPoker(Game[TcpState]):
         seats_max=SEATS_MAX,
         deck="52",
         banked=True,
-        max_actions=SEATS_MAX * (len(BET_SPOTS) + 1) + 1 + 1 + SEATS_MAX,
+        max_actions=SEATS_MAX * (len(BET_SPOTS) + 2) + 1 + 1 + SEATS_MAX,
         rules_source="RULES.md §13, §15 A-TP1..A-TP8; seeds 000 (s000) and 002 (s002)",
         aliases=("tcp", "Bài Poker 3 Lá", "Poker 3 Lá Trực Tuyến", "3 card poker"),
         options=(
@@ -423,7 +426,7 @@ class ThreeCardPoker(Game[TcpState]):
             OptionSpec("betting_s", 15, help="betting window, seconds (the server's clock)"),
             OptionSpec("decision_s", 15, help="Play/Fold decision time, seconds (server clock)"),
         ),
-        action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold),
+        action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold, SitIn),
     )
 
     # ----- setup ---------------------------------------------------------------------------
@@ -525,6 +528,16 @@ class ThreeCardPoker(Game[TcpState]):
         elif isinstance(action, Ready):
             if action.seat is None:
                 raise IllegalActionError(action, "only a seat may be ready", v)
+        elif isinstance(action, SitIn):
+            if state.phase != "betting":
+                raise IllegalActionError(action, "the betting window is closed", v)
+            chair = action.chair
+            occupied = (
+                isinstance(chair, int)
+                and 0 <= chair < state.config.seats
+                and (not self.is_empty_seat(state, chair))
+            )
+            check_sit_in(state.config, action, occupied, v)
         elif isinstance(action, CloseBetting | ForceFold):
             if action.seat is not None:
                 raise IllegalActionError(action, "only the table may do this", v)
@@ -585,7 +598,9 @@ class ThreeCardPoker(Game[TcpState]):
                 )
             else:
                 state = dataclasses.replace(state, ready=_replace_at(state.ready, event.seat, True))
-            return state if self._betting_seats(state) else self._close(state)
+            return state if self._window_stays_open(state) else self._close(state)
+        if isinstance(event, SitIn):
+            return dataclasses.replace(state, config=seat_in(state.config, event))
         if isinstance(event, CloseBetting):
             return self._close(state)
         if isinstance(event, Shuffle):
@@ -600,6 +615,16 @@ class ThreeCardPoker(Game[TcpState]):
             phase = "decision" if "pending" in decisions else "over"
             return dataclasses.replace(state, decisions=decisions, phase=phase)
         raise AssertionError(f"unexpected event {event!r}")
+
+    def _window_stays_open(self, state: TcpState) -> bool:
+        """After a bet or a Ready: open while a seat can still bet or a seat is empty."""
+        seats = range(state.config.seats)
+        return bool(self._betting_seats(state)) or any(self.is_empty_seat(state, s) for s in seats)
+
+    @staticmethod
+    def is_empty_seat(state: TcpState, seat: Seat) -> bool:
+        """Whether ``seat`` is empty: no stack and no bet (see :class:`SitIn`)."""
+        return state.config.stacks[seat] == 0 and not any(state.bets[seat])
 
     @staticmethod
     def _close(state: TcpState) -> TcpState:

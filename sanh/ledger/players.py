@@ -366,7 +366,7 @@ class Hall:
         ``on_apply`` runs in the same transaction after the progress records (the hall server
         writes its event log and hand record there).
 
-        :param players: the player id of each seat.
+        :param players: the player id of each seat (negative: an empty seat, no progress).
         :param accounts: each seat's money account if not the wallet (``stake:...``).
         :param counts_xp: default: the game's ``info.counts_xp`` from the registry.
         :return: the ledger's result; progress is recorded only when it is ``OK``.
@@ -390,6 +390,8 @@ class Hall:
         def record(tx: TxHandle) -> None:
             if counts_xp:
                 for seat, player_id in enumerate(players):
+                    if player_id < 0:
+                        continue  # no player in this seat (an empty seat of a house game)
                     won = 1 if deltas[seat] > 0 else 0
                     tx.execute(
                         "INSERT INTO player_stats (player_id, game, hands, wins, xp, play_time_ms)"
@@ -662,6 +664,10 @@ class Hall:
         if actor is None or member is None or actor.clan_id != member.clan_id:
             raise PlayerRefused(PlayerCode.NOT_IN_CLAN, "both must be in the same clan")
         return actor, member
+
+    def clans_of(self, players: Sequence[int]) -> dict[int, int]:
+        """Player id -> clan id, for the players of ``players`` who are in a clan."""
+        return self._clans_of([p for p in players if p >= 0])
 
     def _clans_of(self, players: Sequence[int]) -> dict[int, int]:
         if not players:

@@ -66,6 +66,17 @@ class Bank(Protocol):
         """Hold each player's commitment cap for the hand and log the hand's first event."""
         ...
 
+    def join_hand(
+        self, table: str, hand: int, seq: int, player: str, cap: int, event: dict[str, Any]
+    ) -> bool:
+        """Hold a player's cap for a hand under way (a house game's SitIn) and log ``event``
+        at ``seq``, in one transaction; False (nothing done) if the hold is refused."""
+        ...
+
+    def clan_members(self, players: list[str]) -> set[str]:
+        """Which of these players belong to a clan (Tài Xỉu clan shares and XP)."""
+        ...
+
     def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
         """Append accepted commands and chance outcomes ``(table, hand, seq, event)`` to the
         tables' event logs.

@@ -21,10 +21,18 @@ action is applied, repeatedly while the same window stays open (Three Card Poker
 pending decision). Several seats acting at once without a table action keep their own
 deadlines. In a window an action may answer any state version since the window opened.
 
-Absence (RULES.md §2.7). A disconnected seat gets the game's ``"disconnect"`` default when it
-must act; a seat that leaves gets the ``"leave"`` default, at once when that default is an
-``anytime`` action or a table action (Sâm *Rời bàn*, Three Card Poker's forced fold), otherwise
-on its turn. A seat restored after a restart (RULES.md §2.8) only gets timeouts.
+Absence (RULES.md §2.7). A player whose connection drops keeps the turn clock, so a reload or
+a short drop costs nothing: a deadline that passes while they are away applies the game's
+``"disconnect"`` default, and once they have been away for a whole turn timer that default
+applies at once whenever they must act. A seat that leaves gets the ``"leave"`` default, at
+once when that default is an ``anytime`` action or a table action (Sâm *Rời bàn*, Three Card
+Poker's forced fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8)
+only gets timeouts.
+
+House games (Tài Xỉu, Three Card Poker, Teen Patti) run rounds on the table's clock with or
+without players: every table seat is an engine seat, a seat without a player has no stack, and
+a player who sits during the betting window is given a stack at once (the engine's
+:class:`~sanh.games.base.SitIn`, held in the ledger with its ``join`` log entry).
 """
 
 from __future__ import annotations
@@ -48,7 +56,17 @@ from sanh.cards.card import Card
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
+from sanh.games.base import (
+    CHANCE,
+    Action,
+    Event,
+    Game,
+    Reason,
+    Roll,
+    Shuffle,
+    SitIn,
+    TableConfig,
+)
 from sanh.games.driver import chance_event
 from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
@@ -118,6 +136,8 @@ class SeatSlot:
     buyin_deadline: float | None = None
     away_deadline: float | None = None
     """A seat whose player is gone between hands is kept until then (the reconnection grace)."""
+    dropped_at: float | None = None
+    """When the player's last connection dropped (None while connected)."""
 
     @property
     def present(self) -> bool:
@@ -281,7 +301,7 @@ class TableActor:
                 outcome = "voided"
             else:
                 try:
-                    seated = self._rebuild(hand, events[0], moves)
+                    seated = self._rebuild(hand, events[0], moves, events)
                     outcome = "resumed"
                 except Exception:
                     log.exception("table %s hand %s: cannot replay; voided", self.id, hand)
@@ -301,7 +321,13 @@ class TableActor:
                     self.bank.cash_out(self.id, player_id)
         return outcome
 
-    def _rebuild(self, hand: int, opening: dict[str, Any], moves: list[dict[str, Any]]) -> set[str]:
+    def _rebuild(
+        self,
+        hand: int,
+        opening: dict[str, Any],
+        moves: list[dict[str, Any]],
+        events: list[dict[str, Any]],
+    ) -> set[str]:
         config = config_from_json(opening["config"])
         state = self.game.new_state(config)
         self.server_seed = opening.get("server_seed")
@@ -316,7 +342,12 @@ class TableActor:
                     raise ValueError(f"hand {hand}: a logged chance event disagrees with its seed")
             state = self.game.apply(state, logged)
         seated: set[str] = set()
-        for table_seat, player_id in zip(opening["seats"], opening["players"], strict=True):
+        lineup = list(zip(opening["seats"], opening["players"], strict=True))
+        # Players who sat in during a house round's betting window (SitIn) are in the log too.
+        lineup += [(e["seat"], e["player"]) for e in events if e.get("kind") == "join"]
+        for table_seat, player_id in lineup:
+            if player_id is None:
+                continue  # an empty seat of a house round
             info = self.bank.player_info(player_id)
             bot = self._new_bot() if info.bot else None
             self.seats[table_seat] = SeatSlot(
@@ -434,6 +465,12 @@ class TableActor:
         return sum(1 for s in self.seats if s is not None)
 
     @property
+    def banked(self) -> bool:
+        """A house game: rounds run on the table's clock, with or without players; every table
+        seat is an engine seat and players sit in during the betting window (:class:`SitIn`)."""
+        return self.game.info.banked
+
+    @property
     def staked(self) -> bool:
         """Whether players bring a table stake (Tẩy)."""
         return self.game.info.id in STAKED_GAMES
@@ -519,7 +556,14 @@ class TableActor:
         return None
 
     def _engine_seat(self, table_seat: int) -> int | None:
+        """The table seat's engine seat in the hand under way (None: not in the hand).
+
+        House games give every table seat its own engine seat; a seat is in the hand once it
+        has a stack (at the hand's opening, or by a :class:`SitIn` during the window).
+        """
         if self.state is None or table_seat not in self.hand_players:
+            return None
+        if self.banked and self.state.config.stacks[table_seat] <= 0:
             return None
         return self.hand_players.index(table_seat)
 
@@ -544,6 +588,7 @@ class TableActor:
         slot.connected = True
         slot.restored = False
         slot.away_deadline = None
+        slot.dropped_at = None
 
     def _on_resume(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -579,7 +624,8 @@ class TableActor:
         slot = self.seats[seat]
         assert slot is not None
         slot.connected = False
-        if self.state is None or seat not in self.hand_players:
+        slot.dropped_at = time.time()
+        if self._engine_seat(seat) is None:
             self._keep_away(slot)
             self._broadcast()
         else:
@@ -640,6 +686,9 @@ class TableActor:
                 self._open_panel(seat, slot, conn)
         else:
             slot.ready = True
+        if self._sit_in(seat):  # a house round under way: bet in it at once
+            self._advance()
+            return
         self._broadcast()
         self._schedule_start()
 
@@ -760,12 +809,17 @@ class TableActor:
 
     def add_bots(self, count: int) -> None:
         """Fill up to ``count`` empty seats with bots."""
+        sat_in = False
         for _ in range(count):
             free = [i for i, s in enumerate(self.seats) if s is None]
             if not free:
                 break
             self._seat_bot(free[0])
+            sat_in = self._sit_in(free[0]) or sat_in
         self._save()
+        if sat_in:
+            self._advance()
+            return
         self._broadcast()
         self._schedule_start()
 
@@ -890,7 +944,7 @@ class TableActor:
                 if seat is None:
                     self._close_window()
                     continue
-                action = self.game.default_action(self.state, seat, "timeout")
+                action = self.game.default_action(self.state, seat, self._timeout_reason(seat))
                 if action is not None and self.game.is_legal(self.state, action):
                     self._apply(action)
             self._advance()
@@ -954,18 +1008,20 @@ class TableActor:
             return
         ready = self._ready_seats()
         info = self.game.info
-        if len(ready) < info.seats_min:
-            return
-        ready = ready[: info.seats_max]
-        players = [self.seats[i] for i in ready]
+        if self.banked:
+            opening = self._house_lineup(ready)
+            if opening is None:
+                return
+            lineup, host_seat = opening
+        else:
+            if len(ready) < info.seats_min:
+                return
+            lineup, host_seat = ready[: info.seats_max], None
+        players = [self.seats[i] if i in ready else None for i in lineup]
         caps: dict[str, int] = {}
         for slot in players:
-            assert slot is not None
-            if self.staked:
-                caps[slot.player.id] = self.bank.table_stake(self.id, slot.player.id)
-            else:
-                balance = self.bank.balance(slot.player.id)
-                caps[slot.player.id] = min(balance, HOLD_CAP_MULTIPLE * self.spec.stake)
+            if slot is not None:
+                caps[slot.player.id] = self._hand_cap(slot)
         self.hand += 1
         self.server_seed = new_server_seed()
         rng_seed = self.server_seed
@@ -976,17 +1032,21 @@ class TableActor:
         self.seq = 0
         host = 0
         for engine_seat, slot in enumerate(players):
-            assert slot is not None
-            if slot.player.id == self.spec.host:
+            if slot is not None and slot.player.id == self.spec.host:
                 host = engine_seat
+        if host_seat is not None:
+            host = host_seat
+        ids = [s.player.id if s is not None else None for s in players]
+        clans = self.bank.clan_members([i for i in ids if i is not None])
         options = dict(self.spec.options)
         config = TableConfig.make(
             seats=len(players),
             stake=self.spec.stake,
-            stacks=[caps[s.player.id] for s in players if s is not None],
+            stacks=[caps[i] if i is not None else 0 for i in ids],
             options=options,
             host=host,
             carry=self.carry,
+            clan_members=[i is not None and i in clans for i in ids],
         )
         try:
             state = self.game.new_state(config)
@@ -1002,8 +1062,8 @@ class TableActor:
                 "kind": "open",
                 "game": self.game.info.id,
                 "staked": self.staked,
-                "players": [s.player.id for s in players if s is not None],
-                "seats": ready,
+                "players": ids,
+                "seats": lineup,
                 "config": history_config(config),
                 "commitment": commitment_of(self.server_seed),
                 "server_seed": self.server_seed,
@@ -1015,11 +1075,62 @@ class TableActor:
             self._schedule_start()
             return
         self.state = state
-        self.hand_players = ready
+        self.hand_players = lineup
         self.deadlines = {}
         self._window = None
         self.bot_counts = {}
         self._advance()
+
+    def _hand_cap(self, slot: SeatSlot) -> int:
+        """What the player can commit in the hand: the table stake (Tẩy), else the balance
+        (at most :data:`HOLD_CAP_MULTIPLE` L of it, held for the hand)."""
+        if self.staked:
+            return self.bank.table_stake(self.id, slot.player.id)
+        balance = self.bank.balance(slot.player.id)
+        return min(balance, HOLD_CAP_MULTIPLE * self.spec.stake)
+
+    def _house_lineup(self, ready: list[int]) -> tuple[list[int], int | None] | None:
+        """A house round's engine seats (every table seat) and its bank seat, or None.
+
+        The round runs with or without players; a player-hosted Tài Xỉu table needs its host,
+        the bank, seated and able to pay (RULES.md §5.7).
+        """
+        lineup = list(range(len(self.seats)))
+        if self.spec.options.get("table") != "player":
+            return lineup, None
+        host = self._seat_of(self.spec.host) if self.spec.host else None
+        if host is None or host not in ready:
+            return None
+        slot = self.seats[host]
+        if slot is None or self._hand_cap(slot) <= 0:
+            return None
+        return lineup, host
+
+    def _sit_in(self, seat: int) -> bool:
+        """A player sat down at a house table during the betting window: give the empty
+        engine seat a stack (held in the ledger) so that they bet in this round."""
+        slot = self.seats[seat]
+        if self.state is None or not self.banked or slot is None or seat not in self._ready_seats():
+            return False
+        cap = self._hand_cap(slot)
+        clan = slot.player.id in self.bank.clan_members([slot.player.id])
+        action = SitIn(None, chair=seat, stack=cap, clan=clan)
+        if cap <= 0 or not self.game.is_legal(self.state, action):
+            return False
+        self._flush_log()
+        self.seq += 1
+        if not self.bank.join_hand(
+            self.id,
+            self.hand,
+            self.seq,
+            slot.player.id,
+            cap,
+            {"kind": "join", "seat": seat, "player": slot.player.id},
+        ):
+            self.seq -= 1
+            return False
+        self._apply(action)
+        return True
 
     def _apply(self, event: Event) -> None:
         """Validate, log, then apply one event (raises IllegalActionError, changing nothing).
@@ -1060,19 +1171,43 @@ class TableActor:
         self._broadcast()
 
     def _apply_absent_defaults(self, turn: tuple[int, ...]) -> bool:
-        """Apply the default of the first disconnected or leaving seat; True if one applied."""
+        """Apply the default of the first leaving or long-disconnected seat to act; True if one
+        applied.
+
+        A player whose connection drops keeps the turn clock (a reload or a short drop costs
+        nothing): when a deadline passes while they are away, the game's ``"disconnect"``
+        default applies (RULES.md §2.7, :meth:`_on_tick`); once they have been away for a
+        whole turn timer, it applies at once whenever they must act.
+        """
+        now = time.time()
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
             if slot is None or slot.bot is not None or slot.restored:
                 continue
-            reason = "leave" if slot.leaving else "disconnect" if not slot.connected else None
-            if reason is None:
+            if slot.leaving:
+                reason: Reason = "leave"
+            elif not slot.connected and now >= self._grace_end(slot):
+                reason = "disconnect"
+            else:
                 continue
-            action = self.game.default_action(self.state, engine_seat, reason)  # type: ignore[arg-type]
+            action = self.game.default_action(self.state, engine_seat, reason)
             if action is not None and self.game.is_legal(self.state, action):
                 self._apply(action)
                 return True
         return False
+
+    def _grace_end(self, slot: SeatSlot) -> float:
+        """Until when a disconnected player's turns wait for them (one turn timer)."""
+        if slot.dropped_at is None:
+            return 0.0
+        return slot.dropped_at + self.settings.scaled(self._turn_seconds())
+
+    def _timeout_reason(self, engine_seat: int) -> Reason:
+        """``disconnect`` for a seat whose player is away when its deadline passes."""
+        slot = self.seats[self.hand_players[engine_seat]]
+        if slot is not None and slot.bot is None and not slot.connected and not slot.restored:
+            return "disconnect"
+        return "timeout"
 
     def _window_key(self, state: Any) -> tuple[Any, ...]:
         """Which window (or turn) the state is in: phase, table actions, simultaneity."""
@@ -1141,9 +1276,13 @@ class TableActor:
             self._timer.cancel()
             self._timer = None
         times = list(self.deadlines.values())
-        for slot in self.seats:
+        now = time.time()
+        for index, slot in enumerate(self.seats):
             if slot is not None:
                 times += [t for t in (slot.buyin_deadline, slot.away_deadline) if t is not None]
+                grace = self._grace_end(slot)
+                if grace > now and self._engine_seat(index) is not None:
+                    times.append(grace)  # from then on its turns apply at once
         if not times or self.task is None:
             return
         delay = max(0.0, min(times) - time.time()) + 0.001
@@ -1261,10 +1400,16 @@ class TableActor:
         self._broadcast(final_views)
 
     def _hand_player_ids(self) -> list[str | None]:
+        """Engine seat -> player id (None: an empty seat of a house game, or a seat gone)."""
         players: list[str | None] = []
-        for table_seat in self.hand_players:
+        for engine_seat, table_seat in enumerate(self.hand_players):
             slot = self.seats[table_seat]
-            players.append(slot.player.id if slot is not None else None)
+            empty = (
+                self.banked
+                and self.state is not None
+                and (self.state.config.stacks[engine_seat] <= 0)
+            )
+            players.append(slot.player.id if slot is not None and not empty else None)
         return players
 
     def _void_hand(self, reason: str) -> None:
@@ -1325,6 +1470,8 @@ class TableActor:
         viewer = None
         if seat is not None and seat in self.hand_players:
             viewer = self.hand_players.index(seat)
+            if self.banked and state.config.stacks[viewer] <= 0:
+                viewer = None  # an empty seat of a house game sees what spectators see
         value: dict[str, Any] = fast_jsonable(self.game.observe(state, viewer))
         return value
 

@@ -181,6 +181,51 @@ class LedgerBank:
         self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
         return HandOpen(held=dict(caps), refused=())
 
+    def join_hand(
+        self, table: str, hand: int, seq: int, player: str, cap: int, event: dict[str, Any]
+    ) -> bool:
+        """Hold a player's cap for a hand under way and log ``event`` at ``seq`` with it."""
+        opened = self.open.get((table, hand))
+        if opened is None or player in opened.holds or cap <= 0:
+            return False
+        escrow = escrow_account(table)
+        hold = Transfer.hold(
+            f"{table}:h{hand}:hold:{player}",
+            player_account(_pid(player)),
+            escrow,
+            cap,
+            TransferCode.STAKE_HOLD,
+            memo=str(opened.events[0].get("game", "")) if opened.events else "",
+        )
+        payload = json.dumps(event)
+
+        def log(tx: TxHandle) -> None:
+            tx.execute(
+                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
+                (table, hand, seq, payload),
+            )
+
+        result = self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                [hold],
+                batch_id=f"{table}:h{hand}:join:{player}",
+                accounts=[AccountSpec(escrow)],
+                on_apply=on_apply,
+            ),
+            log,
+        )
+        if not result.ok:
+            return False
+        opened.holds[player] = hold
+        opened.events.append({**event, "seq": seq})
+        return True
+
+    def clan_members(self, players: list[str]) -> set[str]:
+        """Which of these players belong to a clan."""
+        ids = [_pid(p) for p in players]
+        clans = self.services.players.clans_of(ids)
+        return {p for p, pid in zip(players, ids, strict=True) if pid in clans}
+
     def log_events(self, rows: list[tuple[str, int, int, dict[str, Any]]]) -> None:
         """Append events ``(table, hand, seq, event)`` to the tables' logs: durable when a later
         :meth:`sync` returns (or when a later settlement or void of the hand commits)."""
@@ -264,6 +309,8 @@ class LedgerBank:
                 ),
             )
             for seat, pid in enumerate(ids):
+                if pid < 0:
+                    continue  # an empty seat (house games) or a seat gone
                 tx.execute(
                     "INSERT INTO hand_players (player_id, hand_id, seat, net, finished_at)"
                     " VALUES (?, ?, ?, ?, ?)",

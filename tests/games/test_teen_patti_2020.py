@@ -458,8 +458,10 @@ def test_ready_ends_a_seats_betting_and_the_window_closes_by_itself() -> None:
     state = GAME.apply(state, Ready(1))
     assert GAME.to_act(state) is CHANCE and state.closed
     assert state.bets[0][0] == 100
-    # A seat with no balance at all is never asked: the window is closed from the start.
-    assert GAME.to_act(GAME.new_state(config(2, stacks=[0, 50]))) is CHANCE
+    # Seats too poor for the table minimum are never asked: the window is closed from the start.
+    assert GAME.to_act(GAME.new_state(config(2, stacks=[1, 50]))) is CHANCE
+    # A seat with no stack at all is an empty seat (SitIn): the window waits for the table.
+    assert GAME.to_act(GAME.new_state(config(2, stacks=[0, 50]))) == ()
 
 
 # ----- options ---------------------------------------------------------------------------

@@ -246,8 +246,8 @@ class HandReplay:
     """One logged hand replayed: the state at every version and who sat where."""
 
     game_id: str
-    players: list[str]
-    """Engine seat -> player id."""
+    players: list[str | None]
+    """Engine seat -> player id (None: an empty seat of a house round)."""
     states: list[Any]
     """``states[v]`` is the state at version ``v``."""
     outcome: str
@@ -256,6 +256,15 @@ class HandReplay:
     def seat_of(self, player: str) -> int | None:
         """The player's engine seat in this hand, or None."""
         return self.players.index(player) if player in self.players else None
+
+    def seat_at(self, player: str, version: int) -> int | None:
+        """The player's engine seat at a version: in a house round, a seat is the player's
+        once it has a stack (at the opening or from the player's SitIn), before that the
+        player watches like a spectator."""
+        seat = self.seat_of(player)
+        if seat is None or not find_game(self.game_id).info.banked:
+            return seat
+        return seat if self.states[version].config.stacks[seat] > 0 else None
 
 
 def replay_hand(events: list[dict[str, Any]]) -> HandReplay:
@@ -266,11 +275,15 @@ def replay_hand(events: list[dict[str, Any]]) -> HandReplay:
     state = game.new_state(config_from_json(opening["config"]))
     states = [state]
     outcome = "open"
+    players: list[str | None] = list(opening["players"])
     for event in events[1:]:
         if event["kind"] in {"settle", "void"}:
             outcome = event["kind"]
             continue
+        if event["kind"] == "join":  # a player sat in during a house round's window
+            players[event["seat"]] = event["player"]
+            continue
         body = {k: v for k, v in event.items() if k not in {"kind", "seq"}}
         state = game.apply(state, event_from_json(game, body))
         states.append(state)
-    return HandReplay(game.info.id, list(opening["players"]), states, outcome)
+    return HandReplay(game.info.id, players, states, outcome)

@@ -231,7 +231,7 @@ async def _crash_run(hall: HallProcess) -> dict[str, Any]:
         await asyncio.sleep(0.5)
         await _close_all(clients)
         await _wait_until(
-            lambda: all(_hand_state(hall, t)[2] for t in clients), 60, "the tables to be quiet"
+            lambda: all(_quiet(hall, t) for t in clients), 60, "the tables to be quiet"
         )
     return {
         "clients": clients,
@@ -242,18 +242,29 @@ async def _crash_run(hall: HallProcess) -> dict[str, Any]:
     }
 
 
-def _check_interrupted(hall: HallProcess, table: str, hand: int, dealt: bool) -> None:
-    """A hand cut by the crash: voided with every hold released, or finished by replay."""
-    events = table_log(hall.db_url, table)[hand]
-    ends = [e for e in events if e["kind"] in {"settle", "void"}]
-    assert len(ends) == 1, f"{table} hand {hand} ended {len(ends)} times"
-    holds = query(
+def _open_holds(hall: HallProcess, table: str, hand: int) -> int:
+    rows = query(
         hall.db_url,
         "SELECT COUNT(*) FROM transfers p WHERE p.kind = 'pending' AND p.id LIKE ?"
         " AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = p.id)",
         (f"{table}:h{hand}:hold:%",),
     )
-    assert holds[0][0] == 0, f"{table} hand {hand} left a hold open"
+    return int(rows[0][0])
+
+
+def _quiet(hall: HallProcess, table: str) -> bool:
+    """No hand with money in it: the last hand ended, or (a house table, whose rounds run on
+    its clock with or without players) the round under way holds nobody's gold."""
+    hand, _, finished = _hand_state(hall, table)
+    return finished or _open_holds(hall, table, hand) == 0
+
+
+def _check_interrupted(hall: HallProcess, table: str, hand: int, dealt: bool) -> None:
+    """A hand cut by the crash: voided with every hold released, or finished by replay."""
+    events = table_log(hall.db_url, table)[hand]
+    ends = [e for e in events if e["kind"] in {"settle", "void"}]
+    assert len(ends) == 1, f"{table} hand {hand} ended {len(ends)} times"
+    assert _open_holds(hall, table, hand) == 0, f"{table} hand {hand} left a hold open"
     if not dealt:
         assert ends[0]["kind"] == "void", f"{table} hand {hand} was not dealt, yet settled"
         return

@@ -7,7 +7,9 @@ server bots in the other seats. For each game, one after the other on the same t
    ``default_action(state, seat, "timeout")``, applied no sooner than the turn timer, and a
    betting window closes with the table's own default at its deadline.
 2. **Disconnection.** A drops its socket as a hand starts: every move made for A's seat is the
-   game's ``"disconnect"`` default, applied on A's turn without waiting for the clock.
+   game's ``"disconnect"`` default. A keeps the turn clock (a reload costs nothing): a move
+   comes no later than the turn timer, and once A has been away for a whole turn timer its
+   moves come at once.
 3. **Reconnection.** A sits again, plays, drops its socket mid-hand and comes back on a new
    connection with its private resume token: it gets its seat back and its full private view
    (exactly the engine's view of its seat at that version), and plays the hand out.
@@ -18,6 +20,7 @@ Every check replays the table's event log from the database. The games run concu
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -83,11 +86,18 @@ def _events_of(hall: HallProcess, table: str, hand: int) -> list[dict[str, Any]]
 
 
 def _check_defaults(
-    hall: HallProcess, table: str, hand: int, a: WsPlayer, reason: str, b: WsPlayer
+    hall: HallProcess,
+    table: str,
+    hand: int,
+    a: WsPlayer,
+    reason: str,
+    b: WsPlayer,
+    dropped: float | None = None,
 ) -> int:
     """Every move made for A's seat in the hand, other than A's own accepted actions, is the
     ``reason`` default; returns how many there were. Timeout moves come no sooner than the
-    clock, disconnect moves sooner."""
+    clock; disconnect moves no later than the clock, and at once after a turn timer away
+    (A dropped at monotonic time ``dropped``)."""
     replay = _hand_log(hall, table, hand)
     game = find_game(replay.game_id)
     seat = replay.seat_of(a.player)
@@ -112,16 +122,24 @@ def _check_defaults(
         moves += 1
         turn = game.to_act(state)
         if event.seat == seat and turn == (seat,):
-            waited = _waited(b, hand, version)
-            if waited is not None and reason == "timeout":
+            seen = _waited(b, hand, version)
+            if seen is None:
+                continue
+            waited, seen_at = seen
+            if reason == "timeout":
                 assert waited >= 0.8 * TURN_S, f"{replay.game_id}: timed out after {waited:.2f}s"
-            if waited is not None and reason == "disconnect":
-                assert waited < TURN_S, f"{replay.game_id}: waited {waited:.2f}s for a default"
+            if reason == "disconnect":
+                assert waited < 1.5 * TURN_S, f"{replay.game_id}: waited {waited:.2f}s"
+                if dropped is not None and seen_at > dropped + 1.2 * TURN_S:
+                    assert waited < 0.6 * TURN_S, (
+                        f"{replay.game_id}: away {seen_at - dropped:.2f}s, yet waited {waited:.2f}s"
+                    )
     return moves
 
 
-def _waited(b: WsPlayer, hand: int, version: int) -> float | None:
-    """How long the hand stood at ``version`` as B saw it (None if B did not see it)."""
+def _waited(b: WsPlayer, hand: int, version: int) -> tuple[float, float] | None:
+    """How long the hand stood at ``version`` as B saw it, and when B saw it arrive (None if
+    B did not see it)."""
     seen_at = None
     left_at = None
     for message in b.messages:
@@ -135,7 +153,7 @@ def _waited(b: WsPlayer, hand: int, version: int) -> float | None:
             break
     if seen_at is None or left_at is None:
         return None
-    return float(left_at - seen_at)
+    return float(left_at - seen_at), float(seen_at)
 
 
 async def _scenario(hall: HallProcess, http: httpx.AsyncClient, game_id: str) -> dict[str, Any]:
@@ -196,8 +214,9 @@ async def _phases(
     a.mode = "idle"
     await a.answered()
     await a.close()
+    dropped = time.monotonic()
     await b.wait_for(lambda m: m.get("type") == "result" and m["hand"] == hand, timeout=90)
-    report["disconnects"] = _check_defaults(hall, table, hand, a, "disconnect", b)
+    report["disconnects"] = _check_defaults(hall, table, hand, a, "disconnect", b, dropped)
 
     # 3. Reconnection with the resume token, mid-hand (nobody folds: the hand goes on).
     report["phase"] = "resume"

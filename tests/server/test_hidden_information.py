@@ -169,7 +169,7 @@ def _check_client(
             replay = hands[message["hand"]]
             view = message["view"]
             state = replay.states[view["version"]]
-            viewer = replay.seat_of(client.player)
+            viewer = replay.seat_at(client.player, view["version"])
             key = (id(replay), view["version"], viewer)
             if key not in views_cache:
                 expected = to_jsonable(game.observe(state, viewer))

@@ -1,0 +1,192 @@
+"""House tables run rounds on their clock, with or without players (the hall-server issue).
+
+The table actor in process over the real ledger (in-memory SQLite), as in ``test_table.py``:
+a round of every house game opens, times out and settles with nobody seated, a spectator
+watches it, a player who sits during the betting window bets in the round under way (the
+engine's ``SitIn``, held in the ledger with the log entry), a player-hosted Tài Xỉu table
+waits for its host, and a round with a player who sat in resumes after a restart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sanh.ledger.audit import audit
+from sanh.server.hall import Hall
+from sanh.server.table import TableActor
+from sanh.server.wallet_services import WalletServices
+from tests.server.test_table import Seat, _act, _events, _run, _table, _until
+
+HOUSE = ["tai-xiu", "teen-patti-2020", "three-card-poker"]
+WINDOW = {"tai-xiu": {"betting_s": 20}, "teen-patti-2020": {"betting_s": 20}}
+WINDOW["three-card-poker"] = {"betting_s": 20, "decision_s": 20}
+
+
+def _results(seat: Seat) -> list[dict[str, Any]]:
+    seat.drain()
+    return [m for m in seat.messages if m["type"] == "result"]
+
+
+@pytest.mark.parametrize("game_id", HOUSE)
+def test_rounds_run_with_nobody_seated_and_a_spectator_sees_them(game_id: str) -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        watcher = Seat(services, "watcher")
+        actor = _table(hall, game_id, 5, watcher, WINDOW[game_id])
+        await actor.call("join", watcher.conn, None)
+        await _until(lambda: actor.hands_completed >= 2, timeout=20)
+        assert actor.seated == 0 and actor.hands_voided == 0
+        watcher.drain()
+        updates = [m for m in watcher.messages if m["type"] == "table" and m["view"]]
+        assert updates, "the spectator saw the rounds"
+        assert all(m["view"]["viewer"] is None for m in updates), "a spectator's public view"
+        assert any("table" in m["deadlines"] for m in updates), "the window's clock was shown"
+        results = _results(watcher)
+        assert [r["hand"] for r in results][:2] == [1, 2]
+        for result in results:
+            assert set(result["settlement"]["deltas"]) == {0}
+            assert result["seats"] == [None] * 5
+            assert result["server_seed"], "the round's seed is revealed"
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=0.5)
+
+
+def _place(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
+    """A minimum bet on the main area of each game."""
+    wanted = {"tai-xiu": "small", "teen-patti-2020": "player_a", "three-card-poker": "ante"}
+    for amount_range in view["amount_ranges"]:
+        template = amount_range["action"]
+        if wanted[game_id] in (template.get("bet"), template.get("spot")):
+            return {**template, "amount": amount_range["min"]}
+    raise AssertionError(f"no bet on {wanted[game_id]} in {view['amount_ranges']}")
+
+
+@pytest.mark.parametrize("game_id", HOUSE)
+def test_a_player_who_sits_during_the_window_bets_in_that_round(game_id: str) -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "late")
+        actor = _table(hall, game_id, 4, player, WINDOW[game_id])
+        await _until(lambda: actor.state is not None, timeout=10)
+        hand = actor.hand
+        before = services.bank.balance(player.info.id)
+        await actor.call("join", player.conn, None)
+        await actor.call("sit", player.conn, 2)
+        assert actor.hand == hand, "still the round that was open"
+        view = player.last_view()
+        assert view["viewer"] == 2 and view["amount_ranges"], "a private view with bets at once"
+        await _act(actor, player, _place(game_id, view), view["version"])
+        view = player.last_view()
+        for action in view["legal_actions"]:
+            if action["type"] == "Confirm":
+                await _act(actor, player, action, view["version"])
+        errors = [m for m in player.drain() if m["type"] == "error"]
+        assert not errors, errors
+        await _until(lambda: actor.hands_completed >= 1, timeout=20)
+        result = next(r for r in _results(player) if r["hand"] == hand)
+        assert result["seats"][2] == player.info.id
+        assert result["seats"].count(None) == 3
+        delta = result["settlement"]["deltas"][2]
+        mine = [line for line in result["settlement"]["lines"] if line["seat"] == 2]
+        assert any(line["stake"] > 0 for line in mine), "the bet was settled (a tie pushes)"
+        assert delta == sum(line["amount"] for line in mine)
+        assert services.bank.balance(player.info.id) == before + delta
+        kinds = [(e["type"], e.get("chair")) for e in _events(actor, hand)]
+        assert ("SitIn", 2) in kinds
+        assert audit(services.ledger).ok
+        assert not services.ledger.open_holds() or actor.state is not None
+
+    _run(body, timer_scale=0.01, between_hands=0.5)
+
+
+def test_a_player_hosted_tai_xiu_table_waits_for_its_host_the_bank() -> None:
+    async def body(services: WalletServices, hall: Hall) -> None:
+        host, guest = Seat(services, "host"), Seat(services, "guest")
+        options = {"table": "player", "betting_s": 20}
+        actor = _table(hall, "tai-xiu", 3, host, options)
+        await _until(lambda: actor.task is not None)
+        await actor.call("join", guest.conn, None)
+        await actor.call("sit", guest.conn, 1)
+        await actor.call("start", None, None)
+        assert actor.state is None, "no round without the host's bank"
+        await actor.call("join", host.conn, None)
+        await actor.call("sit", host.conn, 0)
+        await _until(lambda: actor.state is not None, timeout=10)
+        assert actor.state.config.host == 0
+        assert actor.state.config.stacks[0] > 0, "the host's bank"
+        view = guest.last_view()
+        assert view["viewer"] == 1 and view["amount_ranges"]
+        await _until(lambda: actor.hands_completed >= 1, timeout=20)
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=0.5)
+
+
+def test_a_round_interrupted_in_its_window_is_refunded_to_a_player_who_sat_in() -> None:
+    """RULES.md §2.8: a failure before the round starts (betting still open) cancels it and
+    refunds every stake, a SitIn's hold included; the table goes on with the next round."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "late")
+        actor = _table(hall, "tai-xiu", 4, player, {"betting_s": 200})
+        await _until(lambda: actor.state is not None, timeout=10)
+        initial = services.bank.balance(player.info.id)
+        await actor.call("join", player.conn, None)
+        await actor.call("sit", player.conn, 3)
+        view = player.last_view()
+        await _act(actor, player, _place("tai-xiu", view), view["version"])
+        view = player.last_view()
+        confirm = next(a for a in view["legal_actions"] if a["type"] == "Confirm")
+        await _act(actor, player, confirm, view["version"])
+        hand = actor.hand
+        assert services.bank.balance(player.info.id) < initial, "the stack is held"
+        await actor.stop()  # the process dies; a new actor rebuilds the table from the log
+        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        assert rebuilt.recover() == "voided"
+        assert services.bank.balance(player.info.id) == initial
+        assert not services.ledger.open_holds()
+        hall.tables[actor.id] = rebuilt
+        rebuilt.start()
+        await _until(lambda: rebuilt.state is not None, timeout=10)
+        assert rebuilt.hand == hand + 1
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=5)
+
+
+def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> None:
+    """Three Card Poker: the player sat in, bet, and the cards were dealt; after a restart the
+    round is rebuilt from the log with the player in their seat (the ``join`` entry), the
+    pending decision times out (RULES.md §2.8) and the round settles exactly."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "late")
+        options = {"betting_s": 20, "decision_s": 300}
+        actor = _table(hall, "three-card-poker", 3, player, options)
+        await _until(lambda: actor.state is not None, timeout=10)
+        initial = services.bank.balance(player.info.id)
+        await actor.call("join", player.conn, None)
+        await actor.call("sit", player.conn, 1)
+        view = player.last_view()
+        await _act(actor, player, _place("three-card-poker", view), view["version"])
+        await _until(lambda: getattr(actor.state, "phase", "") == "decision", timeout=10)
+        hand, version = actor.hand, actor.state.version
+        await actor.stop()
+        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        assert rebuilt.recover() == "resumed"
+        assert rebuilt.hand == hand and rebuilt.state.version == version
+        slot = rebuilt.seats[1]
+        assert slot is not None and slot.player.id == player.info.id and slot.restored
+        assert rebuilt.state.decisions[1] == "pending"
+        hall.tables[actor.id] = rebuilt
+        rebuilt.start()  # the decision window runs again: 3 s at this scale
+        await _until(lambda: rebuilt.hands_completed >= 1, timeout=10)
+        assert rebuilt.last_result is not None and rebuilt.last_result["hand"] == hand
+        assert rebuilt.last_result["players"][1] == player.info.id
+        delta = rebuilt.last_result["settlement"]["deltas"][1]
+        assert delta < 0, "the timed-out decision folded the Ante"
+        assert services.bank.balance(player.info.id) == initial + delta
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=5)
