@@ -423,11 +423,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             if player is not None:
                 conn = Connection(player)
                 writer = asyncio.create_task(_writer(websocket, conn, hall))
-                conn.send(
-                    p.Welcome(
-                        player=player.id, name=player.name, balance=services.bank.balance(player.id)
-                    )
-                )
+                conn.send(welcome(player))
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -453,35 +449,14 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                     await _send_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
                     continue
                 if isinstance(message, p.Hello):
-                    if message.protocol != p.PROTOCOL_VERSION:
-                        await _send_error(
-                            websocket,
-                            conn,
-                            hall,
-                            p.ErrorCode.BAD_PROTOCOL,
-                            f"this server speaks protocol {p.PROTOCOL_VERSION}",
-                        )
-                        continue
-                    player = accounts.by_token(message.token)
-                    if player is None:
-                        await _send_error(
-                            websocket,
-                            conn,
-                            hall,
-                            p.ErrorCode.UNAUTHENTICATED,
-                            "unknown or expired token",
-                        )
+                    player, problem = check_hello(conn, message)
+                    if problem is not None:
+                        await _send_error(websocket, conn, hall, *problem)
                         continue
                     if conn is None:
                         conn = Connection(player)
                         writer = asyncio.create_task(_writer(websocket, conn, hall))
-                    conn.send(
-                        p.Welcome(
-                            player=player.id,
-                            name=player.name,
-                            balance=services.bank.balance(player.id),
-                        )
-                    )
+                    conn.send(welcome(player))
                     continue
                 if conn is None:
                     await _send_error(
@@ -512,6 +487,35 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await writer
+
+    def welcome(player: PlayerInfo) -> p.Welcome:
+        return p.Welcome(
+            player=player.id, name=player.name, balance=services.bank.balance(player.id)
+        )
+
+    def check_hello(
+        conn: Connection | None, message: p.Hello
+    ) -> tuple[Any, tuple[p.ErrorCode, str] | None]:
+        """The player a ``hello`` signs in, or why it is refused (nothing changes then).
+
+        A connection is one player's for its whole life: on a signed-in connection a ``hello``
+        is answered with the welcome again when its token is this player's, and refused with
+        ``already_authenticated`` otherwise (another player's token, or an unknown one).
+        """
+        if message.protocol != p.PROTOCOL_VERSION:
+            return None, (
+                p.ErrorCode.BAD_PROTOCOL,
+                f"this server speaks protocol {p.PROTOCOL_VERSION}",
+            )
+        player = accounts.by_token(message.token)
+        if conn is not None and (player is None or player.id != conn.player.id):
+            return None, (
+                p.ErrorCode.ALREADY_AUTHENTICATED,
+                "this connection is signed in already; open another one for another player",
+            )
+        if player is None:
+            return None, (p.ErrorCode.UNAUTHENTICATED, "unknown or expired token")
+        return player, None
 
     def dispatch(conn: Connection, message: p.ClientMessage) -> None:
         table_id = getattr(message, "table", None)

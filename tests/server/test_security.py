@@ -133,6 +133,56 @@ def test_limits_and_authentication(guarded_hall: HallProcess) -> None:
     asyncio.run(main())
 
 
+def test_a_second_hello_with_another_players_token_is_refused(guarded_hall: HallProcess) -> None:
+    """A connection is one player's: a hello with another player's token (or an unknown one)
+    gets ``already_authenticated`` and the connection goes on as its first player; the same
+    player's token gets the welcome again."""
+
+    async def main() -> None:
+        async with httpx.AsyncClient(timeout=30) as http:
+            anna = await WsPlayer.guest(http, guarded_hall.url, "anna")
+            binh = await WsPlayer.guest(http, guarded_hall.url, "binh")
+            created = await http.post(
+                f"{guarded_hall.url}/api/tables",
+                json={"game": "tien-len", "stake": 100, "seats": 2},
+                headers={"authorization": f"Bearer {anna.token}"},
+            )
+            table = created.json()["id"]
+            ws = await _raw(guarded_hall)
+            await ws.send(json.dumps({"type": "hello", "token": anna.token}))
+            welcome = await _answer(ws)
+            assert welcome["type"] == "welcome" and welcome["player"] == anna.player
+            await ws.send(json.dumps({"type": "sit", "table": table}))
+            seated = await _answer(ws)
+            assert seated["type"] == "table" and seated["your_seat"] == 0
+            for token in (binh.token, "forged"):
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                refusal = await _answer(ws)
+                assert refusal["type"] == "error", refusal
+                assert refusal["code"] == "already_authenticated", refusal
+            # Still Anna's connection: she has her seat, Binh has none.
+            await ws.send(json.dumps({"type": "sit", "table": table}))
+            assert (await _answer(ws))["code"] == "already_seated"
+            await ws.send(json.dumps({"type": "join", "table": table}))
+            update = await _answer(ws)
+            assert update["your_seat"] == 0
+            assert [s["player"] for s in update["seats"]] == [anna.player, None]
+            await ws.send(json.dumps({"type": "hello", "token": anna.token}))
+            again = await _answer(ws)
+            assert again["type"] == "welcome" and again["player"] == anna.player
+            # Binh's own connection is not seated anywhere and can take the other seat.
+            other = await _raw(guarded_hall)
+            await other.send(json.dumps({"type": "hello", "token": binh.token}))
+            assert (await _answer(other))["player"] == binh.player
+            await other.send(json.dumps({"type": "join", "table": table}))
+            watched = await _answer(other)
+            assert watched["your_seat"] is None
+            await ws.close()
+            await other.close()
+
+    asyncio.run(main())
+
+
 def _junk(
     rnd: random.Random,
     *,
@@ -361,7 +411,7 @@ def test_fuzzing_a_seat_mid_hand_changes_nothing(slow_hall: HallProcess) -> None
         "not_your_turn",
         "bad_resume",
         "not_host",
-        "unauthenticated",
+        "already_authenticated",
     }
     assert expected <= codes, expected - codes
     assert httpx.get(f"{slow_hall.url}/healthz", timeout=10).status_code == 200
