@@ -325,7 +325,16 @@ def test_fuzzing_a_seat_mid_hand_changes_nothing(slow_hall: HallProcess) -> None
                     10,
                     mark if actor is fuzzer else 0,
                 )
-            other_view = [m for m in other.messages if m.get("type") == "table"][-1]["view"]
+            # The other player's update of the same version may still be on its way.
+            other_update = await other.wait_for(
+                lambda m, v=view["version"]: (
+                    m.get("type") == "table"
+                    and m.get("view") is not None
+                    and m["view"]["version"] == v
+                ),
+                10,
+            )
+            other_view = other_update["view"]
             other_action = other_view["legal_actions"][0]
             before = _state_of(slow_hall, tables)
             version = view["version"]
