@@ -144,8 +144,9 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     accounts = services.accounts
 
     def player_of(request: Request) -> PlayerInfo:
+        # The token only in the Authorization header: a URL (and its query) goes to the log.
         header = request.headers.get("authorization", "")
-        token = header.removeprefix("Bearer ").strip() or request.query_params.get("token", "")
+        token = header.removeprefix("Bearer ").strip()
         player = accounts.by_token(token) if token else None
         if player is None:
             raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", "log in first")
@@ -418,12 +419,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
         strikes = 0
         try:
-            token = websocket.query_params.get("token")
-            player = accounts.by_token(token) if token else None
-            if player is not None:
-                conn = Connection(player)
-                writer = asyncio.create_task(_writer(websocket, conn, hall))
-                conn.send(welcome(player))
+            # The session token comes in the first frame (a hello), never in the URL: the
+            # access log prints URLs (docs/protocol.md, "Signing in").
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
