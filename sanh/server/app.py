@@ -439,8 +439,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 try:
                     message = p.decode_client(data)
                 except msgspec.ValidationError as exc:
-                    code = p.ErrorCode.UNKNOWN_TYPE if "type" in str(exc) else p.ErrorCode.MALFORMED
-                    await _send_error(websocket, conn, hall, code, str(exc))
+                    await _send_error(websocket, conn, hall, _refusal_code(exc), str(exc))
                     continue
                 except msgspec.DecodeError as exc:
                     await _send_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
@@ -632,6 +631,17 @@ class _Bucket:
             self.tokens -= 1
             return True
         return False
+
+
+def _refusal_code(exc: msgspec.ValidationError) -> p.ErrorCode:
+    """``unknown_type`` when the ``type`` field is missing or names no client message, else
+    ``malformed`` (msgspec names the field in backquotes: `type`, at `$.type`)."""
+    text = str(exc)
+    return (
+        p.ErrorCode.UNKNOWN_TYPE
+        if "`type`" in text or "`$.type`" in text
+        else p.ErrorCode.MALFORMED
+    )
 
 
 def _check_frame(

@@ -95,6 +95,17 @@ def test_limits_and_authentication(guarded_hall: HallProcess) -> None:
             assert (await _answer(ws))["code"] == "bad_protocol"
             await ws.send(json.dumps({"type": "hello", "token": player.token}))
             assert (await _answer(ws))["type"] == "welcome"
+            # Decoding: the type missing or unknown, or a bad field (one named type2, too).
+            for frame, code in (
+                ({"table": "t1"}, "unknown_type"),
+                ({"type": "fold"}, "unknown_type"),
+                ({"type": 5}, "unknown_type"),
+                ({"type": "ping", "type2": 1}, "malformed"),
+                ({"type": "sit", "table": 5}, "malformed"),
+                ([], "malformed"),
+            ):
+                await ws.send(json.dumps(frame))
+                assert (await _answer(ws))["code"] == code, frame
             await ws.close()
             # Size: a typed error below the frame limit, a closed connection above it.
             ws = await _raw(guarded_hall, player.token)
