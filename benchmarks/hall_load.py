@@ -176,11 +176,18 @@ def load_run(args: argparse.Namespace, clients: int, workdir: Path) -> dict[str,
 
 
 async def _first_view(ws_url: str, token: str, table: str, timeout: float) -> float:
-    """Seconds until a spectator of ``table`` gets an update with a hand's view."""
+    """Seconds until a spectator of ``table`` gets an update with a hand's view (from the
+    connection, through the hello and its welcome, to the view)."""
     from websockets.asyncio.client import connect
 
+    from sanh.server.protocol import PROTOCOL_VERSION
+
     started = time.monotonic()
-    async with connect(f"{ws_url}/ws?token={token}", compression=None) as ws:
+    async with connect(f"{ws_url}/ws", compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION, "token": token}))
+        welcome = json.loads(await asyncio.wait_for(ws.recv(), timeout=timeout))
+        if welcome.get("type") != "welcome":
+            raise RuntimeError(f"the hello was refused: {welcome}")
         await ws.send(json.dumps({"type": "join", "table": table}))
         while True:
             raw = await asyncio.wait_for(ws.recv(), timeout=timeout)

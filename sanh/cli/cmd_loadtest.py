@@ -5,11 +5,12 @@ filled to their seat count), sits, and answers every turn with a random legal ac
 its own view, after an optional think time (``--think``, the mean pause in seconds, drawn
 uniformly from half to one and a half times it; 0 answers at once).
 
-Phases: set-up over HTTP (guests and tables), connection (every client connects, joins and
-sits; play starts as soon as a table has enough players), a warm-up (``--warmup`` seconds of
-play, not measured), then the measured window of ``--duration`` seconds. Reported for the
-window: hands completed, actions sent and per second, p50/p95/p99/max latency from sending an
-action to receiving the table update that answers it, and errors.
+Phases: set-up over HTTP (guests and tables), connection (every client connects, signs in with
+a first ``hello`` frame, waits for its welcome, joins and sits; play starts as soon as a table
+has enough players), a warm-up (``--warmup`` seconds of play, not measured), then the measured
+window of ``--duration`` seconds. Reported for the window: hands completed, actions sent and
+per second, p50/p95/p99/max latency from sending an action to receiving the table update that
+answers it, and errors.
 
 The clients can run in several processes (``--procs``), so that the load tool is not the
 bottleneck; each process runs its share of the clients on one event loop.
@@ -283,7 +284,8 @@ class _Client:
         think: float,
         rnd: random.Random,
     ) -> None:
-        self.url = f"{ws_url}/ws?token={token}"
+        self.url = f"{ws_url}/ws"
+        self.token = token
         self.table = table
         self.stats = stats
         self.window = window
@@ -306,9 +308,11 @@ class _Client:
                 self.ws.transport.abort()
 
     async def run(self, gate: asyncio.Semaphore) -> None:
-        """Connect, join, sit and play until cancelled."""
+        """Connect, sign in (a first ``hello`` frame), join, sit and play until cancelled."""
         from msgspec.json import Decoder
         from websockets.asyncio.client import connect
+
+        from sanh.server.protocol import PROTOCOL_VERSION
 
         decode = Decoder().decode
         try:
@@ -316,6 +320,12 @@ class _Client:
                 self.ws = await connect(
                     self.url, max_size=2**22, compression=None, open_timeout=60, ping_interval=None
                 )
+                hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "token": self.token}
+                await self.ws.send(json.dumps(hello))
+                answer = decode(await asyncio.wait_for(self.ws.recv(), 60))
+            if answer.get("type") != "welcome":
+                self.stats.error(f"hello:{answer.get('code', answer.get('type'))}")
+                return
             self.connected = True
             await self.ws.send(json.dumps({"type": "join", "table": self.table}))
             await self.ws.send(json.dumps({"type": "sit", "table": self.table}))

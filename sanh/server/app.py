@@ -144,8 +144,9 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     accounts = services.accounts
 
     def player_of(request: Request) -> PlayerInfo:
+        # The token only in the Authorization header: a URL (and its query) goes to the log.
         header = request.headers.get("authorization", "")
-        token = header.removeprefix("Bearer ").strip() or request.query_params.get("token", "")
+        token = header.removeprefix("Bearer ").strip()
         player = accounts.by_token(token) if token else None
         if player is None:
             raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", "log in first")
@@ -418,16 +419,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
         strikes = 0
         try:
-            token = websocket.query_params.get("token")
-            player = accounts.by_token(token) if token else None
-            if player is not None:
-                conn = Connection(player)
-                writer = asyncio.create_task(_writer(websocket, conn, hall))
-                conn.send(
-                    p.Welcome(
-                        player=player.id, name=player.name, balance=services.bank.balance(player.id)
-                    )
-                )
+            # The session token comes in the first frame (a hello), never in the URL: the
+            # access log prints URLs (docs/protocol.md, "Signing in").
             while True:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -446,42 +439,20 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 try:
                     message = p.decode_client(data)
                 except msgspec.ValidationError as exc:
-                    code = p.ErrorCode.UNKNOWN_TYPE if "type" in str(exc) else p.ErrorCode.MALFORMED
-                    await _send_error(websocket, conn, hall, code, str(exc))
+                    await _send_error(websocket, conn, hall, _refusal_code(exc), str(exc))
                     continue
                 except msgspec.DecodeError as exc:
                     await _send_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
                     continue
                 if isinstance(message, p.Hello):
-                    if message.protocol != p.PROTOCOL_VERSION:
-                        await _send_error(
-                            websocket,
-                            conn,
-                            hall,
-                            p.ErrorCode.BAD_PROTOCOL,
-                            f"this server speaks protocol {p.PROTOCOL_VERSION}",
-                        )
-                        continue
-                    player = accounts.by_token(message.token)
-                    if player is None:
-                        await _send_error(
-                            websocket,
-                            conn,
-                            hall,
-                            p.ErrorCode.UNAUTHENTICATED,
-                            "unknown or expired token",
-                        )
+                    player, problem = check_hello(conn, message)
+                    if problem is not None:
+                        await _send_error(websocket, conn, hall, *problem)
                         continue
                     if conn is None:
                         conn = Connection(player)
                         writer = asyncio.create_task(_writer(websocket, conn, hall))
-                    conn.send(
-                        p.Welcome(
-                            player=player.id,
-                            name=player.name,
-                            balance=services.bank.balance(player.id),
-                        )
-                    )
+                    conn.send(welcome(player))
                     continue
                 if conn is None:
                     await _send_error(
@@ -512,6 +483,35 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await writer
+
+    def welcome(player: PlayerInfo) -> p.Welcome:
+        return p.Welcome(
+            player=player.id, name=player.name, balance=services.bank.balance(player.id)
+        )
+
+    def check_hello(
+        conn: Connection | None, message: p.Hello
+    ) -> tuple[Any, tuple[p.ErrorCode, str] | None]:
+        """The player a ``hello`` signs in, or why it is refused (nothing changes then).
+
+        A connection is one player's for its whole life: on a signed-in connection a ``hello``
+        is answered with the welcome again when its token is this player's, and refused with
+        ``already_authenticated`` otherwise (another player's token, or an unknown one).
+        """
+        if message.protocol != p.PROTOCOL_VERSION:
+            return None, (
+                p.ErrorCode.BAD_PROTOCOL,
+                f"this server speaks protocol {p.PROTOCOL_VERSION}",
+            )
+        player = accounts.by_token(message.token)
+        if conn is not None and (player is None or player.id != conn.player.id):
+            return None, (
+                p.ErrorCode.ALREADY_AUTHENTICATED,
+                "this connection is signed in already; open another one for another player",
+            )
+        if player is None:
+            return None, (p.ErrorCode.UNAUTHENTICATED, "unknown or expired token")
+        return player, None
 
     def dispatch(conn: Connection, message: p.ClientMessage) -> None:
         table_id = getattr(message, "table", None)
@@ -631,6 +631,17 @@ class _Bucket:
             self.tokens -= 1
             return True
         return False
+
+
+def _refusal_code(exc: msgspec.ValidationError) -> p.ErrorCode:
+    """``unknown_type`` when the ``type`` field is missing or names no client message, else
+    ``malformed`` (msgspec names the field in backquotes: `type`, at `$.type`)."""
+    text = str(exc)
+    return (
+        p.ErrorCode.UNKNOWN_TYPE
+        if "`type`" in text or "`$.type`" in text
+        else p.ErrorCode.MALFORMED
+    )
 
 
 def _check_frame(

@@ -53,6 +53,7 @@ class ErrorCode(StrEnum):
     TOO_LARGE = "too_large"
     RATE_LIMITED = "rate_limited"
     UNAUTHENTICATED = "unauthenticated"
+    ALREADY_AUTHENTICATED = "already_authenticated"
     BAD_PROTOCOL = "bad_protocol"
     NO_SUCH_TABLE = "no_such_table"
     NOT_AT_TABLE = "not_at_table"

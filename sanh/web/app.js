@@ -5,6 +5,7 @@ import { cardsHTML, isCardCode } from "/cards.js";
 import { gold, signed, esc, tv, actionLabel, sameTemplate } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
 
+const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
 const banner = document.getElementById("banner");
 const state = {
@@ -13,6 +14,7 @@ const state = {
   games: [],
   balance: null,
   ws: null,
+  welcomed: false, // the current socket's hello was answered with a welcome
   table: null, // current table id
   update: null, // last "table" message
   result: null, // last "result" message
@@ -291,6 +293,7 @@ function closeSocket() {
     state.ws.close();
   }
   state.ws = null;
+  state.welcomed = false;
   state.table = null;
   state.update = null;
   state.result = null;
@@ -299,24 +302,31 @@ function closeSocket() {
   state.ui = {};
 }
 
+// Messages go out only once the socket's hello has been welcomed.
 function send(message) {
-  if (state.ws && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(message));
+  if (state.ws && state.welcomed && state.ws.readyState === WebSocket.OPEN) state.ws.send(JSON.stringify(message));
 }
 
+// The session token travels in the first frame (a hello), never in the URL: servers and
+// proxies log URLs. The table is joined (and the seat resumed) once the welcome has come.
 function connect(tableId) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(state.token)}`);
+  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
   state.ws = ws;
-  ws.onopen = () => {
-    const resume = sessionStorage.getItem(`sanh.resume.${tableId}`);
-    const invite = sessionStorage.getItem(`sanh.invite.${tableId}`);
-    send({ type: "join", table: tableId, invite_code: invite });
-    if (resume) send({ type: "resume", resume_token: resume });
-    if (state.lost) showBanner(t("conn.back"), "ok", 5000);
-    state.lost = false;
-    state.retry = 0;
+  state.welcomed = false;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: state.token }));
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (state.ws !== ws) return;
+    if (!state.welcomed && message.type === "welcome") {
+      state.welcomed = true;
+      joinTable(tableId);
+    } else if (!state.welcomed && message.type === "error" && message.code === "unauthenticated") {
+      logout(); // the hello's token is no longer a session (nothing else was sent yet)
+      return;
+    }
+    onMessage(message);
   };
-  ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   ws.onclose = () => {
     if (state.table !== tableId || state.ws !== ws) return;
     state.lost = true;
@@ -326,6 +336,16 @@ function connect(tableId) {
     const wait = Math.min(5000, 250 * 2 ** Math.min(state.retry, 5));
     setTimeout(() => { if (state.table === tableId && state.lost) connect(tableId); }, wait);
   };
+}
+
+function joinTable(tableId) {
+  const resume = sessionStorage.getItem(`sanh.resume.${tableId}`);
+  const invite = sessionStorage.getItem(`sanh.invite.${tableId}`);
+  send({ type: "join", table: tableId, invite_code: invite });
+  if (resume) send({ type: "resume", resume_token: resume });
+  if (state.lost) showBanner(t("conn.back"), "ok", 5000);
+  state.lost = false;
+  state.retry = 0;
 }
 
 function onMessage(message) {

@@ -19,6 +19,8 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from sanh.server.protocol import PROTOCOL_VERSION
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -126,11 +128,14 @@ class Client:
         headers = {"authorization": f"Bearer {self.token}"}
         return httpx.request(method, f"{self.hall.url}{path}", headers=headers, timeout=10, **kw)
 
-    def connect(self) -> None:
+    def connect(self) -> dict[str, Any]:
+        """Open the WebSocket and sign in with a first ``hello`` frame; returns the welcome."""
         ws_url = self.hall.url.replace("http://", "ws://")
-        self.ws = self.stack.enter_context(
-            connect(f"{ws_url}/ws?token={self.token}", max_size=2**22)
-        )
+        self.ws = self.stack.enter_context(connect(f"{ws_url}/ws", max_size=2**22))
+        self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "token": self.token})
+        welcome = self.recv()
+        assert welcome["type"] == "welcome", welcome
+        return welcome
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None

@@ -28,6 +28,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from sanh.games import find_game
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json
+from sanh.server.protocol import PROTOCOL_VERSION
 
 Mode = Literal["play", "idle", "watch", "bettor"]
 """``play``: random legal actions; ``idle``: never acts; ``watch``: a spectator; ``bettor``:
@@ -77,10 +78,16 @@ class WsPlayer:
         return cls(base_url, data["token"], data["player"], name, **kw)
 
     async def connect(self) -> None:
-        """Open the WebSocket (authenticated by the session token) and start recording."""
-        url = self.base_url.replace("http://", "ws://") + f"/ws?token={self.token}"
+        """Open the WebSocket, start recording, sign in with a first ``hello`` frame (the
+        session token) and wait for the welcome."""
+        url = self.base_url.replace("http://", "ws://") + "/ws"
         self.ws = await connect(url, max_size=2**22, open_timeout=30)
+        mark = len(self.messages)
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        await self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "token": self.token})
+        answer = await self.wait_for(lambda m: m.get("type") in {"welcome", "error"}, 30, mark)
+        if answer["type"] != "welcome":
+            raise ConnectionError(f"{self.name}: the hello was refused: {answer}")
 
     async def close(self) -> None:
         """Close the WebSocket (the server sees a disconnection)."""

@@ -120,8 +120,7 @@ def test_a_player_and_bots_play_full_hands(hall: HallProcess, game_id: str) -> N
     )
     assert created.status_code == 201, created.text
     table = created.json()["id"]
-    client.connect()
-    assert client.until("welcome")["player"] == client.player
+    assert client.connect()["player"] == client.player
     client.send({"type": "join", "table": table})
     client.send({"type": "sit", "table": table})
     results = play_hands(client, table, HANDS, random.Random(game_id))

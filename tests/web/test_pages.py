@@ -1,5 +1,5 @@
 """The pages outside a hand in both languages, the reload in the middle of a hand, and the
-messages when the connection drops and comes back.
+messages when the connection drops and comes back (a session token never in the hall's log).
 """
 
 from __future__ import annotations
@@ -102,5 +102,11 @@ def test_reload_in_the_middle_of_a_hand_restores_seat_cards_and_timer(
         assert "Reconnected" in page.inner_text("#banner")
         page.wait_for_selector(".seat[data-mine] svg.card.face")
         assert page.locator(".lost").count() == 0
+
+        # The page signs in with a hello frame: its WebSocket URL, in the log, holds no token.
+        token = page.evaluate("() => localStorage.getItem('sanh.token')")
+        log = hall.log.read_text(errors="replace")
+        assert log.count('"WebSocket /ws" [accepted]') >= 3  # the reload and the reconnection
+        assert token and token not in log
     finally:
         hall.stop()
