@@ -110,3 +110,34 @@ def test_reload_in_the_middle_of_a_hand_restores_seat_cards_and_timer(
         assert token and token not in log
     finally:
         hall.stop()
+
+
+def test_a_reload_during_ones_own_turn_keeps_the_turn(page: Page, tmp_path: Path) -> None:
+    """A dropped player keeps the turn clock (RULES.md §2.7 applies the disconnect default only
+    when the deadline passes): reloading while it is one's turn costs nothing."""
+    hall = start_hall(tmp_path, SANH_BOT_DELAY="10")
+    try:
+        sign_in(page, hall.url)
+        create_table(page, "texas-holdem", seats=2, bots=1)
+        page.wait_for_selector("#buyin")
+        page.click("#buyin button[type=submit]")
+        page.wait_for_selector(".actions.my-turn", timeout=20_000)
+        before = page.evaluate("() => window.sanh.update")
+        me = before["view"]["viewer"]
+        page.reload()
+        page.wait_for_selector(".actions.my-turn", timeout=10_000)
+        after = page.evaluate("() => window.sanh.update")
+        assert after["hand"] == before["hand"]
+        assert after["view"]["version"] == before["view"]["version"], "nothing was played for me"
+        assert not after["view"]["folded"][me]
+        assert after["deadlines"][str(me)] == before["deadlines"][str(me)], "the same clock"
+        choice = "Check" if page.locator("button.act[data-type='Check']").count() else "Call"
+        page.click(f"button.act[data-type='{choice}']")
+        page.wait_for_function(
+            "v => { const u = window.sanh.update; return u && u.view && u.view.version > v; }",
+            arg=after["view"]["version"],
+        )
+        view = page.evaluate("() => window.sanh.update.view")
+        assert not view["folded"][me], "my own action, not a fold by default"
+    finally:
+        hall.stop()
