@@ -51,6 +51,7 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
+from sanh.games._texts import text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -150,7 +151,7 @@ class ChuongState:
     outcome: str = ""
     """Once over: ``showdown`` or ``cancelled``."""
     reason: str = ""
-    """Why a round was cancelled."""
+    """Why a round was cancelled: a code (``no_bets``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -515,9 +516,9 @@ class BaCayChuong(Game[ChuongState]):
         for seat, multiple in outcomes:
             if multiple < 0:
                 amount = state.bets[seat] * -multiple
-                purse.pay(seat, [Debt(banker, amount, "bet", "thua chương")])
+                purse.pay(seat, [Debt(banker, amount, "bet", text("loses_to_banker"))])
         wins = [
-            Debt(seat, state.bets[seat] * multiple, "bet", "thắng chương")
+            Debt(seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
             for seat, multiple in outcomes
             if multiple > 0
         ]
@@ -594,7 +595,7 @@ class BaCayChuong(Game[ChuongState]):
             result = f"  [{format_gold(view.results[seat])}]" if view.terminal else ""
             lines.append(f"  {who}{bet}: {body}{result}")
         if view.reason:
-            lines.append(f"Huỷ ván: {view.reason}")
+            lines.append(f"Huỷ ván: {_REASON_TEXT.get(view.reason, view.reason)}")
         if view.terminal and view.next_banker is not None:
             lines.append(f"Chương ván sau: p{view.next_banker + 1}")
         return "\n".join(lines)
@@ -613,6 +614,9 @@ def _read_carry(config: TableConfig) -> Seat | None:
     if not isinstance(banker, int) or isinstance(banker, bool) or not 0 <= banker < config.seats:
         raise ConfigError(f"the banker must be a seat at the table, not {banker!r}")
     return banker
+
+
+_REASON_TEXT = {"no_bets": "không ai cược"}
 
 
 def _cancel(state: ChuongState, reason: str, banker: Seat | None) -> ChuongState:
@@ -640,7 +644,7 @@ def _decided(state: ChuongState) -> ChuongState:
     if UNDECIDED in state.decisions:
         return state
     if BET not in state.decisions:
-        return _cancel(state, "no bets", state.banker)
+        return _cancel(state, "no_bets", state.banker)
     assert state.banker is not None
     bettors = [s for s, d in enumerate(state.decisions) if d == BET]
     return dataclasses.replace(state, players=(state.banker, *bettors), phase="deal")

@@ -237,7 +237,7 @@ def test_banker_start_and_the_betting_window() -> None:
     assert GAME.default_action(state, 1, "timeout") == SitOut(1)
     assert GAME.default_action(state, None, "timeout") == TimeUp(None)
     empty = GAME.apply(GAME.new_state(table(3)), TimeUp(None))
-    assert GAME.is_terminal(empty) and empty.reason == "no bets"
+    assert GAME.is_terminal(empty) and empty.reason == "no_bets"
 
 
 def test_timers() -> None:
