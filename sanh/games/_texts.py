@@ -5,7 +5,7 @@ each part a code name and its arguments joined by ``:``::
 
     odds:0.95|commission:4990          wins 0.95:1, commission 49.90
     pays_la:1:0:3|ordinary:3           p2 → p1: 3 lá, 3 ordinary cards
-    raises_to:0:45000                  p1 raises to 450.00
+    raises_to:0:45000                  p1 raised to 450.00
 
 The argument kinds are in each code's template: ``{seat0}`` (an engine seat), ``{gold0}`` (an
 amount in minor units), ``{n0}`` (a number shown as is), ``{cards0}`` (card codes run together,
@@ -13,7 +13,7 @@ amount in minor units), ``{n0}`` (a number shown as is), ``{cards0}`` (card code
 ``{item0}`` (a settlement item, translated as ``item.*``). :data:`TEXTS` holds the English
 template of every code; the web client's ``sanh/web/i18n.json`` holds ``text.<code>`` in
 Vietnamese and English with the same placeholders (the tests check both), the terminal and the
-CLI format with :func:`describe` or :func:`sanh.i18n.describe`.
+CLI format with :func:`describe` or :func:`sanh.cli._texts.describe`.
 
 Codes stay plain strings, so settlements and views keep their JSON form and hand histories
 replay unchanged. A text that is not made of known codes (a record written before the codes)
@@ -49,7 +49,7 @@ TEXTS: Mapping[str, str] = {
     "profit": "profit {gold0}",
     "fee": "fee {gold0}",
     "commission": "commission {gold0}",
-    "bet_of": "{seat0}'s bet on {item1}",
+    "bet_of": "{seat0}: bet on {item1}",
     "fee_on_net": "fee on the net win {gold0}",
     "fee_on_bank": "fee on the bank's net win {gold0}",
     "tie_refund": "tie: stake refunded",
@@ -73,7 +73,7 @@ TEXTS: Mapping[str, str] = {
     "cut_victim": "{value0} {cards1}",
     "cut_by": "cut by {value0} {cards1}",
     "place": "place {n0}",
-    "eats": "{seat0} eats {cards1}",
+    "eats": "{seat0} ate {cards1}",
     "left_table": "disconnected or left the table",
     "den": "pays for everyone (đền {item0})",
     "loses_to_banker": "loses to the banker",
@@ -83,11 +83,11 @@ TEXTS: Mapping[str, str] = {
     "winner_takes_all": "winner takes all",
     "ga_ten": "takes the gà with 10 points",
     # ----- the public log of a betting round (Hold'em) ------------------------------------
-    "folds": "{seat0} folds",
-    "checks": "{seat0} checks",
-    "calls": "{seat0} calls",
-    "goes_all_in": "{seat0} goes all-in",
-    "raises_to": "{seat0} raises to {gold1}",
+    "folds": "{seat0} folded",
+    "checks": "{seat0} checked",
+    "calls": "{seat0} called",
+    "goes_all_in": "{seat0} went all-in",
+    "raises_to": "{seat0} raised to {gold1}",
 }
 """Every code and its English template."""
 

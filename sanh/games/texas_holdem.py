@@ -982,7 +982,7 @@ class HoldemView(View):
     """Once over: the winners of each pot."""
     log: tuple[str, ...]
     """The public actions of the hand so far, oldest first, as text codes
-    (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raises to 4.50"."""
+    (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
 
 
 # ----- the games -------------------------------------------------------------------------

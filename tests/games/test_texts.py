@@ -37,13 +37,13 @@ def test_build_parse_and_describe() -> None:
     cut = text("cut_by", "four", parse_cards("5s 5h 5d 5c"))
     assert cut == "cut_by:four:5s5h5d5c"
     assert describe(cut) == "cut by four 5♠ 5♥ 5♦ 5♣"
-    assert describe(text("raises_to", 0, 45000)) == "p1 raises to 450.00"
+    assert describe(text("raises_to", 0, 45000)) == "p1 raised to 450.00"
     assert describe(join(text("odds", "0.95"), text("commission", 4990))) == (
         "wins 0.95:1, commission 49.90"
     )
     names = {0: "You", 1: "Bot 2"}
     assert describe(text("eats", 1, parse_cards("Ks")[0]), seat=names.__getitem__) == (
-        "Bot 2 eats K♠"
+        "Bot 2 ate K♠"
     )
     assert describe(text("hand", "full_house"), value=str.upper) == "FULL_HOUSE"
 
