@@ -82,6 +82,10 @@ TEXTS: Mapping[str, str] = {
     "ga_in": "pays into the gà",
     "winner_takes_all": "winner takes all",
     "ga_ten": "takes the gà with 10 points",
+    "no_bets": "nobody bet",
+    "too_few_players": "fewer than two players can pay",
+    "no_cover": "nobody can cover the bank ({gold0})",
+    "banker_left": "the banker left before the deal",
     # ----- the public log of a betting round (Hold'em) ------------------------------------
     "folds": "{seat0} folded",
     "checks": "{seat0} checked",

@@ -611,7 +611,7 @@ function renderResult(result, update) {
 // A generic rendering of a view value (the details panel and the settlement facts).
 const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$)/i;
 // Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
-const TEXT_FIELDS = new Set(["detail", "log"]);
+const TEXT_FIELDS = new Set(["detail", "log", "reason"]);
 const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
 function renderValue(game, key, value, who) {
   const name = who || ((s) => t("table.seat_n", { n: s + 1 }));

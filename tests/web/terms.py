@@ -38,6 +38,7 @@ __all__ = [
     "DECLARED_VALUES",
     "ENUM_FIELDS",
     "HTTP_ERRORS",
+    "TEXT_FIELDS",
     "game_terms",
     "http_error_codes",
     "required_keys",
@@ -60,7 +61,6 @@ ENUM_FIELDS = frozenset(
         "table_totals",
         "my_pending",
         "my_confirmed",
-        "reason",
         "hands",
         "category_a",
         "category_b",
@@ -69,6 +69,9 @@ ENUM_FIELDS = frozenset(
     }
 )
 """View fields whose string values are names from a small set (translated as ``value.*``)."""
+
+TEXT_FIELDS = frozenset({"detail", "log", "reason"})
+"""Fields of views, lines and settlement facts holding text codes (as ``app.js`` TEXT_FIELDS)."""
 
 HTTP_ERRORS = (
     "bad_config",
@@ -225,8 +228,11 @@ def text_terms(detail: str, terms: dict[str, set[str]]) -> None:
 
 
 def _view_texts(view: dict[str, Any], terms: dict[str, set[str]]) -> None:
-    for entry in view.get("log", ()):
-        text_terms(entry, terms)
+    for key, value in view.items():
+        if key in TEXT_FIELDS:
+            for entry in value if isinstance(value, list) else (value,):
+                if isinstance(entry, str):
+                    text_terms(entry, terms)
     for key in ("lines", "my_lines"):
         for line in view.get(key, ()):
             text_terms(line.get("detail", ""), terms)
@@ -294,7 +300,10 @@ def game_terms(game_id: str) -> dict[str, set[str]]:
                 text_terms(line.detail, terms)
             for key, value in settlement.detail:
                 terms["detail"].add(key)
-                _fact_values(to_jsonable(value), terms["value"])
+                if key in TEXT_FIELDS:
+                    text_terms(str(value), terms)
+                else:
+                    _fact_values(to_jsonable(value), terms["value"])
     return terms
 
 
