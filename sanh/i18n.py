@@ -34,6 +34,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "house": "Nhà cái",
         "fee": "Phí",
         "breakage": "Làm tròn",
+        "detail": "Chi tiết",
+        "stake": "Cược",
     },
     "en": {
         "choose_game": "Choose a game",
@@ -58,6 +60,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "house": "House",
         "fee": "Fee",
         "breakage": "Breakage",
+        "detail": "Detail",
+        "stake": "Stake",
     },
 }
 

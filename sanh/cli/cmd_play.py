@@ -13,11 +13,13 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
 from sanh.bots import bot_for
 from sanh.cards.rng import Rng, SeededRng, SystemRng
+from sanh.cli._texts import describe, term
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import all_games, find_game
 from sanh.games.base import CHANCE, Action, AmountRange, Game, OptionValue, Settlement, TableConfig
@@ -141,7 +143,7 @@ def play_session(
         console.print(f"{t('balance', lang)}: {format_gold(balance)}")
         state = _play_hand(game, console, config, bots, rng, lang)
         settlement = game.settle(state)
-        _show_settlement(console, settlement, lang)
+        _show_settlement(console, game.info.id, settlement, lang)
         balance += settlement.deltas[HUMAN]
         for seat in range(1, seats):
             bot_balances[seat] += settlement.deltas[seat]
@@ -252,20 +254,23 @@ def _action_label(action: Action) -> str:
     return text.split(" ", 1)[1] if " " in text else text
 
 
-def _show_settlement(console: Console, settlement: Settlement, lang: str) -> None:
+def _show_settlement(console: Console, game: str, settlement: Settlement, lang: str) -> None:
     table = Table(title=t("settlement", lang))
-    for column in ("", "", "stake", t("net", lang)):
+    for column in ("", "", t("detail", lang), t("stake", lang), t("net", lang)):
         table.add_column(column)
     for line in settlement.lines:
         who = t("house", lang) if line.seat is None else _who(line.seat, lang)
         stake = format_gold(line.stake) if line.stake else ""
-        table.add_row(who, line.item, stake, format_gold(line.amount))
+        item = term("item", game, line.item, lang)
+        detail = describe(line.detail, lang, game=game, seat=lambda s: _who(s, lang))
+        table.add_row(who, escape(item), escape(detail), stake, format_gold(line.amount))
     for seat, delta in enumerate(settlement.deltas):
-        table.add_row(f"[bold]{_who(seat, lang)}[/bold]", "", "", f"[bold]{format_gold(delta)}")
+        bold = f"[bold]{format_gold(delta)}"
+        table.add_row(f"[bold]{_who(seat, lang)}[/bold]", "", "", "", bold)
     if settlement.fee:
-        table.add_row(t("fee", lang), "", "", format_gold(settlement.fee))
+        table.add_row(t("fee", lang), "", "", "", format_gold(settlement.fee))
     if settlement.breakage:
-        table.add_row(t("breakage", lang), "", "", format_gold(settlement.breakage))
+        table.add_row(t("breakage", lang), "", "", "", format_gold(settlement.breakage))
     console.print(table)
 
 

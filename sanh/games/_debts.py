@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sanh.games._texts import join, text
 from sanh.games.base import Settlement, SettlementLine
 from sanh.types import Chips, Seat
 
@@ -28,6 +29,7 @@ class Debt:
     amount: Chips
     item: str
     detail: str = ""
+    """A text code (:mod:`sanh.games._texts`) saying more about the debt, or ``""``."""
 
 
 class Purse:
@@ -59,12 +61,12 @@ class Purse:
         for debt, share in zip(debts, shares, strict=True):
             detail = debt.detail
             if share != debt.amount:
-                detail = f"{detail} (capped: owed {debt.amount})".strip()
+                detail = join(detail, text("capped", debt.amount))
             self._move(payer, -share, debt.item, debt.amount, detail)
             self._move(debt.receiver, share, debt.item, debt.amount, detail)
         remainder = paid - sum(shares)
         if remainder:
-            self._move(payer, -remainder, "breakage", 0, "rounding of a capped payment")
+            self._move(payer, -remainder, "breakage", 0, text("rounding_capped"))
             self.breakage += remainder
         return paid
 

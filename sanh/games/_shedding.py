@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.errors import ConfigError
 from sanh.eval.combos import Combo, Kind
+from sanh.games._texts import join, text
 from sanh.games.base import Action, Settlement, SettlementLine, TableConfig
 from sanh.types import Seat
 
@@ -30,6 +31,7 @@ __all__ = [
     "Pass",
     "Play",
     "carry_seat",
+    "cut_text",
     "dealt_in_seats",
     "describe",
     "put",
@@ -68,6 +70,7 @@ class Debt:
     item: str
     """``penalty``, ``cong``, ``cut``, ``instant_win``, ``sam``, ``leave`` …"""
     detail: str = ""
+    """A text code (:mod:`sanh.games._texts`) saying more about the debt, or ``""``."""
 
 
 def seats_from(start: Seat, seats: int, step: int) -> list[Seat]:
@@ -127,17 +130,15 @@ def settle_debts(
         paid_by[debt.payer] += units
         deltas[debt.payer] -= units
         deltas[debt.payee] += units
-        text = f"p{debt.payer + 1}→p{debt.payee + 1} {debt.amount} lá" + (
-            f" ({debt.detail})" if debt.detail else ""
-        )
-        lines.append(SettlementLine(debt.payer, debt.item, -units, detail=text))
-        lines.append(SettlementLine(debt.payee, debt.item, units, detail=text))
+        detail_text = join(text("pays_la", debt.payer, debt.payee, debt.amount), debt.detail)
+        lines.append(SettlementLine(debt.payer, debt.item, -units, detail=detail_text))
+        lines.append(SettlementLine(debt.payee, debt.item, units, detail=detail_text))
     for seat in range(config.seats):
         if owed[seat] > config.stacks[seat]:
             paid = config.stacks[seat]
             deltas[seat] -= paid - paid_by[seat]
             lines.append(
-                SettlementLine(seat, "breakage", -(paid - paid_by[seat]), detail="rounding")
+                SettlementLine(seat, "breakage", -(paid - paid_by[seat]), detail=text("rounding"))
             )
             breakage += paid - paid_by[seat]
     settlement = Settlement(
@@ -159,6 +160,12 @@ def describe(combo: Combo) -> str:
         Kind.DOUBLE_FOUR: "two tứ quý",
     }
     return f"{names[combo.kind]} {''.join(c.pretty for c in combo.cards)}"
+
+
+def cut_text(combos: Sequence[Combo], victims: Iterable[int]) -> str:
+    """The text code of a cut (*chặt*): the plays cut, then the play that cut them (the last)."""
+    parts = [text("cut_victim", combos[i].kind.value, combos[i].cards) for i in victims]
+    return join(*parts, text("cut_by", combos[-1].kind.value, combos[-1].cards))
 
 
 def render_shedding(*, title: str, view: Any, seat_notes: Any, extra: str = "") -> str:

@@ -51,6 +51,7 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
+from sanh.games._texts import describe, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -150,7 +151,7 @@ class ChuongState:
     outcome: str = ""
     """Once over: ``showdown`` or ``cancelled``."""
     reason: str = ""
-    """Why a round was cancelled."""
+    """Why a round was cancelled, a text code (:mod:`sanh.games._texts`): ``no_bets``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -229,13 +230,13 @@ class BaCayChuong(Game[ChuongState]):
         )
         playing = [s for s in range(n) if decisions[s] == UNDECIDED]
         if len(playing) < 2:
-            return _cancel(state, "fewer than two players can pay", banker)
+            return _cancel(state, text("too_few_players"), banker)
         cover = self.min_cover(config, len(playing))
         eligible = tuple(s for s in playing if config.stacks[s] >= cover)
         if banker in eligible:
             return _with_banker(state, banker)
         if not eligible:
-            return _cancel(state, f"nobody can cover the bank ({format_gold(cover)})", banker)
+            return _cancel(state, text("no_cover", cover), banker)
         if len(eligible) == 1:
             return _with_banker(state, eligible[0])
         return dataclasses.replace(state, phase="pick", candidates=eligible)
@@ -437,7 +438,7 @@ class BaCayChuong(Game[ChuongState]):
             case Leave(seat=seat) if seat is not None:
                 if state.phase == "bet":
                     if seat == state.banker:
-                        return _cancel(state, "the banker left before the deal", None)
+                        return _cancel(state, text("banker_left"), None)
                     bets = list(state.bets)
                     bets[seat] = 0
                     state = dataclasses.replace(state, bets=tuple(bets))
@@ -515,9 +516,9 @@ class BaCayChuong(Game[ChuongState]):
         for seat, multiple in outcomes:
             if multiple < 0:
                 amount = state.bets[seat] * -multiple
-                purse.pay(seat, [Debt(banker, amount, "bet", "thua chương")])
+                purse.pay(seat, [Debt(banker, amount, "bet", text("loses_to_banker"))])
         wins = [
-            Debt(seat, state.bets[seat] * multiple, "bet", "thắng chương")
+            Debt(seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
             for seat, multiple in outcomes
             if multiple > 0
         ]
@@ -594,7 +595,7 @@ class BaCayChuong(Game[ChuongState]):
             result = f"  [{format_gold(view.results[seat])}]" if view.terminal else ""
             lines.append(f"  {who}{bet}: {body}{result}")
         if view.reason:
-            lines.append(f"Huỷ ván: {view.reason}")
+            lines.append(f"Huỷ ván: {describe(view.reason)}")
         if view.terminal and view.next_banker is not None:
             lines.append(f"Chương ván sau: p{view.next_banker + 1}")
         return "\n".join(lines)
@@ -640,7 +641,7 @@ def _decided(state: ChuongState) -> ChuongState:
     if UNDECIDED in state.decisions:
         return state
     if BET not in state.decisions:
-        return _cancel(state, "no bets", state.banker)
+        return _cancel(state, text("no_bets"), state.banker)
     assert state.banker is not None
     bettors = [s for s, d in enumerate(state.decisions) if d == BET]
     return dataclasses.replace(state, players=(state.banker, *bettors), phase="deal")

@@ -53,6 +53,7 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_score
 from sanh.games._debts import Debt, Purse
+from sanh.games._texts import text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -448,16 +449,16 @@ class BaCayGa(Game[GaState]):
         purse = Purse(state.config.stacks)
         winner, ga_winner = _result(state)
         if state.outcome == "walkover" and state.walkover is not None:
-            purse.pay(None, [Debt(state.walkover, state.pot, "ga_pot", "the only one able to pay")])
+            purse.pay(None, [Debt(state.walkover, state.pot, "ga_pot", text("walkover"))])
         elif state.outcome == "showdown":
             for seat in state.contributors:
-                purse.pay(seat, [Debt(None, ga, "ga", "góp gà")])
+                purse.pay(seat, [Debt(None, ga, "ga", text("ga_in"))])
             for seat in state.players:
                 if seat != winner:
-                    purse.pay(seat, [Debt(winner, stake, "stake", "nhất ăn tất")])
+                    purse.pay(seat, [Debt(winner, stake, "stake", text("winner_takes_all"))])
             if ga_winner is not None:
                 taken = state.pot + ga * len(state.contributors)
-                purse.pay(None, [Debt(ga_winner, taken, "ga_pot", "ăn gà: 10 điểm")])
+                purse.pay(None, [Debt(ga_winner, taken, "ga_pot", text("ga_ten"))])
         detail: tuple[tuple[str, Any], ...] = (
             ("outcome", state.outcome),
             ("winner", winner),

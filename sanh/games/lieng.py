@@ -93,6 +93,7 @@ __all__ = [
     "Raise",
     "Show",
     "can_start",
+    "hand_code",
     "hand_label",
     "settings",
 ]
@@ -207,6 +208,27 @@ def hand_label(cards: tuple[Card, ...] | list[Card]) -> str:
     return category.vietnamese
 
 
+def hand_code(cards: tuple[Card, ...] | list[Card]) -> str:
+    """A Liêng hand as a code the clients translate: ``trips``, ``suited_straight``,
+    ``straight``, ``faces`` or ``points_0`` … ``points_9``.
+
+    >>> from sanh.cards import parse_cards
+    >>> hand_code(list(parse_cards("Ad 8s Qc"))), hand_code(list(parse_cards("Qd Kd Ad")))
+    ('points_9', 'suited_straight')
+    """
+    category = lieng_category(cards)
+    if category is LiengCategory.POINTS:
+        return f"points_{lieng_points(cards)}"
+    return category.name.lower()
+
+
+def _code_label(code: str) -> str:
+    """The table name of a :func:`hand_code` (for the terminal)."""
+    if code.startswith("points_"):
+        return f"{code.removeprefix('points_')} điểm"
+    return LiengCategory[code.upper()].vietnamese
+
+
 @dataclass(frozen=True, slots=True)
 class LiengState:
     """A Liêng hand."""
@@ -245,7 +267,7 @@ class LiengView(View):
     pots: tuple[tuple[Chips, tuple[Seat, ...]], ...]
     to_call: Chips
     hands: tuple[str, ...]
-    """The name of each hand the viewer can see ("" otherwise)."""
+    """Each hand the viewer can see as a :func:`hand_code` (``points_7``; "" otherwise)."""
     winners: tuple[Seat, ...]
     result: tuple[Chips, ...]
 
@@ -406,7 +428,7 @@ class Lieng(Game[LiengState]):
             for s in range(n)
         )
         hands = tuple(
-            hand_label(state.cards[s])
+            hand_code(state.cards[s])
             if state.cards[s] and all(c is not None for c in cards[s])
             else ""
             for s in range(n)
@@ -469,7 +491,7 @@ class Lieng(Game[LiengState]):
             status = " (bỏ)" if view.folded[seat] else ""
             if view.stacks[seat] == 0 and not view.folded[seat]:
                 status = " (tất cả)"
-            hand = f"  {view.hands[seat]}" if view.hands[seat] else ""
+            hand = f"  {_code_label(view.hands[seat])}" if view.hands[seat] else ""
             lines.append(
                 f"{marks}p{seat + 1}  còn {format_gold(view.stacks[seat]):>10}  "
                 f"đã bỏ {format_gold(view.committed[seat]):>8}  {shown}{status}{hand}"
@@ -511,7 +533,7 @@ def _settlement(
         item = "pot" if index == 0 else f"side_pot_{index}"
         lines.append(SettlementLine(seat, item, amount, stake=pots[index].amount))
     shown = tuple(
-        (seat, " ".join(str(c) for c in state.cards[seat]), hand_label(state.cards[seat]))
+        (seat, " ".join(str(c) for c in state.cards[seat]), hand_code(state.cards[seat]))
         for seat in order
         if _revealed(state, seat)
     )

@@ -83,6 +83,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
+from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -665,7 +666,7 @@ class Phom(Game[PhomState]):
         item = "an_chot" if chot else f"an_{ordinal}"
         charge = Charge(
             discarder,
-            (Debt(seat, multiplier * state.config.stake, item, f"p{seat + 1} ăn {card}"),),
+            (Debt(seat, multiplier * state.config.stake, item, text("eats", seat, card)),),
         )
         streak_counts = list(state.streak_counts)
         streak_eaters = list(state.streak_eaters)
@@ -757,7 +758,7 @@ class Phom(Game[PhomState]):
         others = [s for s in state.order if not state.removed[s] and s != seat]
         charge = Charge(
             seat,
-            tuple(Debt(o, DISCONNECT * stake, "roi_ban", "mất kết nối / rời bàn") for o in others),
+            tuple(Debt(o, DISCONNECT * stake, "roi_ban", text("left_table")) for o in others),
         )
         removed = list(state.removed)
         removed[seat] = True
@@ -796,7 +797,7 @@ class Phom(Game[PhomState]):
         charges: tuple[Charge, ...]
         if liable is not None:
             amount = multiple * stake * len(others)
-            charges = (Charge(liable, (Debt(seat, amount, "u_den", f"đền {kind}"),)),)
+            charges = (Charge(liable, (Debt(seat, amount, "u_den", text("den", kind)),)),)
         else:
             charges = tuple(Charge(o, (Debt(seat, multiple * stake, kind),)) for o in others)
         return dataclasses.replace(

@@ -72,6 +72,7 @@ from sanh.games._shedding import (
     Pass,
     Play,
     carry_seat,
+    cut_text,
     dealt_in_seats,
     describe,
     put,
@@ -79,6 +80,7 @@ from sanh.games._shedding import (
     seats_from,
     settle_debts,
 )
+from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -595,7 +597,7 @@ class SamLoc(Game[SamState]):
             if hand_name is not None:
                 players = self._live(state)
                 debts = tuple(
-                    Debt(other, seat, INSTANT_WIN_LA, "instant_win", hand_name)
+                    Debt(other, seat, INSTANT_WIN_LA, "instant_win", text("hand", hand_name))
                     for other in players
                     if other != seat
                 )
@@ -809,8 +811,7 @@ class SamLoc(Game[SamState]):
         payer, payee = state.trick[cut.payer][0], state.trick[cut.payee][0]
         if payer in state.left:  # a leaver pays nothing more (RULES.md §7.6)
             return ()
-        items = " + ".join(describe(combos[i]) for i in cut.victims)
-        return (Debt(payer, payee, cut.amount, "cut", f"{items} cut by {describe(combos[-1])}"),)
+        return (Debt(payer, payee, cut.amount, "cut", cut_text(combos, cut.victims)),)
 
     # ----- the end --------------------------------------------------------------------------
     def _ordinary_end(self, state: SamState, winner: Seat, outcome: str) -> SamState:

@@ -90,6 +90,7 @@ from functools import lru_cache
 from typing import TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._texts import describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -855,7 +856,7 @@ class TaiXiu(Game[TaiXiuState]):
                 amount = stake * odds if odds else -stake
                 gross += amount
                 bank_lines.append(
-                    SettlementLine(host, "bank", -amount, stake, f"p{seat + 1} {area}")
+                    SettlementLine(host, "bank", -amount, stake, text("bet_of", seat, area))
                 )
                 if odds and rules.fee_basis == "bet_profit":
                     (kept, taken, clan), rest = _split(amount, (keep_bp, fee_bp, clan_bp))
@@ -864,14 +865,13 @@ class TaiXiu(Game[TaiXiuState]):
                         clan_share[seat] + clan,
                         (breakage + rest),
                     )
-                    detail = (
-                        f"wins {odds}:1, profit {format_gold(amount)}, "
-                        f"fee {format_gold(taken + clan)}"
+                    detail = join(
+                        text("odds", odds), text("profit", amount), text("fee", taken + clan)
                     )
                     lines.append(SettlementLine(seat, area, kept, stake, detail))
                     deltas[seat] += kept
                 else:
-                    detail = f"wins {odds}:1" if odds else "loses"
+                    detail = text("odds", odds) if odds else text("loses")
                     lines.append(SettlementLine(seat, area, amount, stake, detail))
                     deltas[seat] += amount
             bank_result -= gross
@@ -883,7 +883,7 @@ class TaiXiu(Game[TaiXiuState]):
                     (breakage + rest),
                 )
                 lines.append(
-                    SettlementLine(seat, "fee", kept - gross, 0, f"fee on the net {gross}")
+                    SettlementLine(seat, "fee", kept - gross, 0, text("fee_on_net", gross))
                 )
                 deltas[seat] += kept - gross
         house = 0
@@ -907,7 +907,7 @@ class TaiXiu(Game[TaiXiuState]):
                         "host_fee",
                         kept - bank_result,
                         0,
-                        f"fee on the bank's net win {format_gold(bank_result)}",
+                        text("fee_on_bank", bank_result),
                     )
                 )
                 deltas[host] = kept
@@ -1025,7 +1025,7 @@ class TaiXiu(Game[TaiXiuState]):
         if view.viewer is not None and view.viewer != view.host:
             out.append(f"  your balance free for chips: {format_gold(view.balance)}")
         for line in view.my_lines:
-            out.append(f"  {line.item:<18} {format_gold(line.amount):>12}  {line.detail}")
+            out.append(f"  {line.item:<18} {format_gold(line.amount):>12}  {describe(line.detail)}")
         if view.terminal and view.viewer is not None:
             out.append(f"  round result: {format_gold(view.my_delta)}")
         return "\n".join(out)

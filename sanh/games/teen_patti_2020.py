@@ -80,6 +80,7 @@ from sanh.eval import (
     teen_patti_category,
     teen_patti_rank,
 )
+from sanh.games._texts import describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -341,9 +342,10 @@ class TeenPattiView(View):
     hand_a: tuple[Card, ...]
     hand_b: tuple[Card, ...]
     category_a: str
+    """Hand A's category once dealt, a code: ``high_card`` … ``three_aces``."""
     category_b: str
     six_card: str
-    """The best-five-of-six category (once dealt)."""
+    """The best-five-of-six category once dealt, a code: ``high_card`` … ``royal_flush``."""
     outcome: str
     """``A``, ``B``, ``tie`` once dealt, else empty."""
     my_lines: tuple[SettlementLine, ...]
@@ -623,26 +625,26 @@ class TeenPatti2020(Game[TeenPattiState]):
                 if bet in ("player_a", "player_b"):
                     side = "A" if bet == "player_a" else "B"
                     if outcome == "tie":
-                        amount, detail = 0, "tie: stake refunded"
+                        amount, detail = 0, text("tie_refund")
                     elif outcome == side:
                         amount = stake * paytable.main_pays_pct // 100
                         commission = stake * (100 - paytable.main_pays_pct) // 100
                         breakage += stake - amount - commission
-                        detail = (
-                            f"wins {paytable.main_pays_pct / 100:g}:1 "
-                            f"(commission {format_gold(commission)})"
+                        detail = join(
+                            text("odds", f"{paytable.main_pays_pct / 100:g}"),
+                            text("commission", commission),
                         )
                     else:
-                        amount, detail = -stake, "loses"
+                        amount, detail = -stake, text("loses")
                 else:
                     multiplier = multipliers[bet]
                     amount = stake * multiplier if multiplier else -stake
-                    detail = f"wins {multiplier}:1" if multiplier else "loses"
+                    detail = text("odds", multiplier) if multiplier else text("loses")
                 lines.append(SettlementLine(seat, bet, amount, stake, detail))
                 delta += amount
             deltas.append(delta)
         house = -sum(deltas) - breakage
-        lines.append(SettlementLine(None, "house", house, 0, "the house's net"))
+        lines.append(SettlementLine(None, "house", house, 0, text("house_net")))
         settlement = Settlement(
             deltas=tuple(deltas),
             house=house,
@@ -681,9 +683,9 @@ class TeenPatti2020(Game[TeenPattiState]):
         my_lines: tuple[SettlementLine, ...] = ()
         my_delta = 0
         if state.deal:
-            category_a = _CATEGORY_NAMES[teen_patti_category(teen_patti_rank(state.hand_a))]
-            category_b = _CATEGORY_NAMES[teen_patti_category(teen_patti_rank(state.hand_b))]
-            six = _SIX_CARD_NAMES[category_of(evaluate(state.deal))]
+            category_a = teen_patti_category(teen_patti_rank(state.hand_a)).name.lower()
+            category_b = teen_patti_category(teen_patti_rank(state.hand_b)).name.lower()
+            six = category_of(evaluate(state.deal)).name.lower()
             outcome = outcome_of(state.hand_a, state.hand_b)
             if seated:
                 settlement = self.settle(state)
@@ -724,11 +726,13 @@ class TeenPatti2020(Game[TeenPattiState]):
         ):
             cards = " ".join(c.pretty for c in hand) if hand else "·  ·  ·"
             mark = "  ◀ wins" if view.outcome == side else ""
-            out.append(f"  {name}: {cards:<12} {category}{mark}")
+            shown = _CATEGORY_NAMES[TeenPattiCategory[category.upper()]] if category else ""
+            out.append(f"  {name}: {cards:<12} {shown}{mark}")
         if view.deal:
             out.append("  Deal:     " + "  ".join(f"{label} {c.pretty}" for label, c in view.deal))
             result = "Tie (Hòa)" if view.outcome == "tie" else f"Player {view.outcome} wins"
-            out.append(f"  Result:   {result}; 6 cards: {view.six_card}")
+            six = _SIX_CARD_NAMES[HandCategory[view.six_card.upper()]]
+            out.append(f"  Result:   {result}; 6 cards: {six}")
         out.append("  Area                              yours        table")
         mine = dict(view.my_bets)
         for bet, total in view.table_totals:
@@ -741,7 +745,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         for line in view.my_lines:
             out.append(
                 f"  {BET_NAMES.get(line.item, line.item):<32} {format_gold(line.amount):>10}"
-                f"  {line.detail}"
+                f"  {describe(line.detail)}"
             )
         if view.terminal and view.viewer is not None:
             out.append(f"  Round result: {format_gold(view.my_delta)}")

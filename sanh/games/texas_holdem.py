@@ -76,6 +76,7 @@ from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
+from sanh.games._texts import describe, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -980,7 +981,8 @@ class HoldemView(View):
     winners: tuple[tuple[Seat, ...], ...]
     """Once over: the winners of each pot."""
     log: tuple[str, ...]
-    """The public actions of the hand so far, oldest first (``"p2 raises to 4.50"``)."""
+    """The public actions of the hand so far, oldest first, as text codes
+    (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
 
 
 # ----- the games -------------------------------------------------------------------------
@@ -1361,11 +1363,12 @@ class AllInOrFold(TexasHoldem):
 
 
 def _describe(action: Action) -> str:
-    who = f"p{action.seat + 1}" if action.seat is not None else "table"
+    """The log entry of an action, a text code (:mod:`sanh.games._texts`): ``folds:1``."""
+    assert action.seat is not None, "the table takes no Hold'em action"
     if isinstance(action, RaiseTo):
-        return f"{who} raises to {format_gold(action.amount)}"
-    verb = {Fold: "folds", Check: "checks", Call: "calls", AllIn: "goes all-in"}
-    return f"{who} {verb.get(type(action), type(action).__name__.lower())}"
+        return text("raises_to", action.seat, action.amount)
+    verb = {Fold: "folds", Check: "checks", Call: "calls", AllIn: "goes_all_in"}
+    return text(verb[type(action)], action.seat)
 
 
 def render_holdem(view: HoldemView, title: str) -> str:
@@ -1406,7 +1409,7 @@ def render_holdem(view: HoldemView, title: str) -> str:
             f"  {bet:<16} {cards:<6} {state}".rstrip()
         )
     if view.log:
-        lines.append("Last: " + " · ".join(view.log[-6:]))
+        lines.append("Last: " + " · ".join(describe(entry) for entry in view.log[-6:]))
     if view.to_call:
         lines.append(f"To call: {format_gold(view.to_call)}")
     return "\n".join(lines)

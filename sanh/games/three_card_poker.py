@@ -76,6 +76,7 @@ from sanh.cards.card import Card, Rank, format_cards
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
+from sanh.games._texts import describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -380,6 +381,11 @@ def dealer_qualifies(cards: Sequence[int]) -> bool:
 
 def _category_name(cards: tuple[Card, ...]) -> str:
     return _CATEGORY_NAMES[tcp_category(tcp_rank(cards))]
+
+
+def _category_code(cards: tuple[Card, ...]) -> str:
+    """The category as a code (``high_card`` … ``mini_royal``), translated by the clients."""
+    return tcp_category(tcp_rank(cards)).name.lower()
 
 
 def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -698,13 +704,13 @@ class ThreeCardPoker(Game[TcpState]):
         if dealer:
             detail += [
                 ("dealer_hand", tuple(str(c) for c in dealer)),
-                ("dealer_category", _category_name(dealer)),
+                ("dealer_category", _category_code(dealer)),
                 ("dealer_qualifies", qualifies),
             ]
             if rules.shared_player_hand:
                 detail += [
                     ("player_hand", tuple(str(c) for c in state.player_hand)),
-                    ("player_category", _category_name(state.player_hand)),
+                    ("player_category", _category_code(state.player_hand)),
                 ]
         settlement = Settlement(
             deltas=tuple(deltas), house=-sum(deltas), lines=tuple(lines), detail=tuple(detail)
@@ -726,26 +732,26 @@ class ThreeCardPoker(Game[TcpState]):
         decision = state.decisions[seat]
         rank = tcp_rank(hand)
         category = tcp_category(rank)
-        name = _CATEGORY_NAMES[category]
+        hand_text = text("hand", category.name.lower())
         out: list[SettlementLine] = []
         if ante:
             if decision == "play":
                 if not qualifies:
-                    out.append(SettlementLine(seat, "ante", ante, ante, "dealer does not qualify"))
-                    out.append(
-                        SettlementLine(seat, "play", 0, ante, "push: dealer does not qualify")
-                    )
+                    out.append(SettlementLine(seat, "ante", ante, ante, text("dealer_not_qualify")))
+                    push = join(text("push"), text("dealer_not_qualify"))
+                    out.append(SettlementLine(seat, "play", 0, ante, push))
                 elif rank > dealer_rank:
-                    out.append(SettlementLine(seat, "ante", ante, ante, "beats the dealer"))
-                    out.append(SettlementLine(seat, "play", ante, ante, "beats the dealer"))
+                    out.append(SettlementLine(seat, "ante", ante, ante, text("beats_dealer")))
+                    out.append(SettlementLine(seat, "play", ante, ante, text("beats_dealer")))
                 elif rank == dealer_rank:
-                    out.append(SettlementLine(seat, "ante", 0, ante, "push: tie with the dealer"))
-                    out.append(SettlementLine(seat, "play", 0, ante, "push: tie with the dealer"))
+                    push = join(text("push"), text("ties_dealer"))
+                    out.append(SettlementLine(seat, "ante", 0, ante, push))
+                    out.append(SettlementLine(seat, "play", 0, ante, push))
                 else:
-                    out.append(SettlementLine(seat, "ante", -ante, ante, "loses to the dealer"))
-                    out.append(SettlementLine(seat, "play", -ante, ante, "loses to the dealer"))
+                    out.append(SettlementLine(seat, "ante", -ante, ante, text("loses_to_dealer")))
+                    out.append(SettlementLine(seat, "play", -ante, ante, text("loses_to_dealer")))
             else:
-                why = "fold" if decision == "fold" else f"forced fold ({decision})"
+                why = text("fold") if decision == "fold" else text("forced_fold", decision)
                 out.append(SettlementLine(seat, "ante", -ante, ante, why))
             forced = decision in _FORCED
             eligible = decision == "play" or (forced and rules.ante_bonus_on_forced_fold)
@@ -753,27 +759,35 @@ class ThreeCardPoker(Game[TcpState]):
             if eligible and multiple:
                 out.append(
                     SettlementLine(
-                        seat, "ante_bonus", multiple * ante, ante, f"{name} {multiple}:1"
+                        seat,
+                        "ante_bonus",
+                        multiple * ante,
+                        ante,
+                        join(hand_text, text("odds", multiple)),
                     )
                 )
         if pair_plus:
             multiple = rules.pair_plus.get(category, 0)
             if decision == "fold" and rules.fold_forfeits_pairplus:
                 out.append(
-                    SettlementLine(seat, "pair_plus", -pair_plus, pair_plus, "forfeited by fold")
+                    SettlementLine(seat, "pair_plus", -pair_plus, pair_plus, text("forfeit_fold"))
                 )
             elif multiple:
                 out.append(
                     SettlementLine(
-                        seat, "pair_plus", multiple * pair_plus, pair_plus, f"{name} {multiple}:1"
+                        seat,
+                        "pair_plus",
+                        multiple * pair_plus,
+                        pair_plus,
+                        join(hand_text, text("odds", multiple)),
                     )
                 )
             else:
-                out.append(SettlementLine(seat, "pair_plus", -pair_plus, pair_plus, name))
+                out.append(SettlementLine(seat, "pair_plus", -pair_plus, pair_plus, hand_text))
         if six_card:
             best = category_of(evaluate((*hand, *dealer)))
             multiple = SIX_CARD_BONUS.get(best, 0)
-            best_name = best.name.lower().replace("_", " ")
+            best_text = text("hand", best.name.lower())
             if multiple:
                 out.append(
                     SettlementLine(
@@ -781,11 +795,11 @@ class ThreeCardPoker(Game[TcpState]):
                         "six_card_bonus",
                         multiple * six_card,
                         six_card,
-                        f"{best_name} {multiple}:1",
+                        join(best_text, text("odds", multiple)),
                     )
                 )
             else:
-                out.append(SettlementLine(seat, "six_card_bonus", -six_card, six_card, best_name))
+                out.append(SettlementLine(seat, "six_card_bonus", -six_card, six_card, best_text))
         return out
 
     # ----- views ---------------------------------------------------------------------------
@@ -895,7 +909,8 @@ class ThreeCardPoker(Game[TcpState]):
             out.append(row)
         for line in view.lines:
             sign = "+" if line.amount > 0 else ""
-            out.append(f"  {line.item:<15}{sign + format_gold(line.amount):>11}  {line.detail}")
+            detail = describe(line.detail)
+            out.append(f"  {line.item:<15}{sign + format_gold(line.amount):>11}  {detail}")
         if view.balance is not None:
             out.append(f"Balance  {format_gold(view.balance)}")
         if view.legal_actions or view.amount_ranges:

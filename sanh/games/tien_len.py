@@ -68,6 +68,7 @@ from sanh.games._shedding import (
     Pass,
     Play,
     carry_seat,
+    cut_text,
     dealt_in_seats,
     describe,
     put,
@@ -75,6 +76,7 @@ from sanh.games._shedding import (
     seats_from,
     settle_debts,
 )
+from sanh.games._texts import join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -453,7 +455,7 @@ class TienLen(Game[TienLenState]):
             if hand_name is not None:
                 amount = INSTANT_WIN_LA if rules.scoring == "count" else INSTANT_WIN_RANK
                 debts = tuple(
-                    Debt(other, seat, amount, "instant_win", hand_name)
+                    Debt(other, seat, amount, "instant_win", text("hand", hand_name))
                     for other in players
                     if other != seat
                 )
@@ -613,8 +615,7 @@ class TienLen(Game[TienLenState]):
         if cut is None:
             return ()
         payer, payee = state.trick[cut.payer][0], state.trick[cut.payee][0]
-        items = " + ".join(describe(combos[i]) for i in cut.victims)
-        return (Debt(payer, payee, cut.amount, "cut", f"{items} cut by {describe(combos[-1])}"),)
+        return (Debt(payer, payee, cut.amount, "cut", cut_text(combos, cut.victims)),)
 
     # ----- the end --------------------------------------------------------------------------
     def _count_end(self, state: TienLenState, winner: Seat, outcome: str) -> TienLenState:
@@ -628,8 +629,10 @@ class TienLen(Game[TienLenState]):
             weight = state.rules.cong_multiplier if cong else 1
             penalty = tien_len_penalty(state.hands[seat], ordinary_weight=weight)
             paid[seat] = penalty.total
-            items = ", ".join(f"{label} {value}" for label, value in penalty.items)
-            detail = f"{penalty.ordinary} ordinary" + (f"; {items}" if items else "")
+            detail = join(
+                text("ordinary", penalty.ordinary),
+                *(text("special", label, value) for label, value in penalty.items),
+            )
             debts.append(Debt(seat, winner, penalty.total, "cong" if cong else "penalty", detail))
         return self._end(state, winner, outcome, tuple(debts), tuple(paid))
 
@@ -642,7 +645,7 @@ class TienLen(Game[TienLenState]):
         paid = [0] * n
         for place, seat in enumerate(places[1:]):
             amount = RANK_PAYMENTS[len(places)][place]
-            debts.append(Debt(seat, first, amount, "place", f"place {place + 2}"))
+            debts.append(Debt(seat, first, amount, "place", text("place", place + 2)))
             paid[seat] = amount
         last = places[-1]
         special = tien_len_penalty(state.hands[last], ordinary_weight=0).total

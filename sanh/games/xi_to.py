@@ -378,7 +378,7 @@ class XiToView(View):
     to_call: Chips
     """What the viewer must add to call."""
     hands: tuple[str, ...]
-    """The category of each shown five-card hand ("" otherwise)."""
+    """The category of each shown five-card hand as a code (``one_pair``; "" otherwise)."""
     winners: tuple[Seat, ...]
     result: tuple[Chips, ...]
     """Each seat's net result, once the hand is over."""
@@ -707,7 +707,7 @@ class XiTo(Game[XiToState]):
             tuple(u and state.phase != "choose" for u in state.up[seat]) for seat in range(n)
         )
         hands = tuple(
-            xito_category(state.cards[s], opts.ranking).vietnamese
+            xito_category(state.cards[s], opts.ranking).name.lower()
             if len(state.cards[s]) == 5
             and all(c is not None for c in cards[s])
             and _revealed(state, s)
@@ -798,7 +798,8 @@ class XiTo(Game[XiToState]):
             if view.stacks[seat] == 0 and not view.folded[seat]:
                 status = " (tất cả)"
             lead = " [dẫn]" if seat == view.leader else ""
-            hand = f"  {view.hands[seat]}" if view.hands[seat] else ""
+            code = view.hands[seat]
+            hand = f"  {XiToCategory[code.upper()].vietnamese}" if code else ""
             lines.append(
                 f"{marks}p{seat + 1}  tẩy {format_gold(view.stacks[seat]):>10}  "
                 f"cược {format_gold(view.round_bets[seat]):>8}  {shown}{status}{lead}{hand}"
@@ -892,7 +893,7 @@ def _hand_name(state: XiToState, seat: Seat, opts: XiToSettings) -> str:
     if len(state.cards[seat]) != 5:
         return ""
     category: XiToCategory = xito_category(state.cards[seat], opts.ranking)
-    return category.vietnamese
+    return category.name.lower()
 
 
 def _winners(settlement: Settlement | None) -> tuple[Seat, ...]:

@@ -2,7 +2,7 @@
 // It renders only what the server sends (views) and offers only the server's legal actions.
 import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has } from "/i18n.js";
 import { cardsHTML, isCardCode } from "/cards.js";
-import { gold, signed, esc, tv, actionLabel, sameTemplate } from "/util.js";
+import { gold, signed, esc, tv, actionLabel, sameTemplate, describe } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -45,14 +45,27 @@ async function api(path, { method = "GET", body } = {}) {
   return data;
 }
 function errorText(e) {
-  return e.code && has(`error.${e.code}`) ? `${t(`error.${e.code}`)} (${e.message})` : `${t("error.generic")}: ${e.message}`;
+  return e.message ? `${errorHeadline(e.code)} (${e.message})` : errorHeadline(e.code);
 }
-function showBanner(text, kind = "info", ms = 0) {
+function showBanner(text, kind = "info", ms = 0, detail = "") {
   banner.hidden = false;
   banner.textContent = text;
+  if (detail) {
+    const more = document.createElement("small");
+    more.className = "banner-detail";
+    more.textContent = detail;
+    banner.append(" ", more);
+  }
   banner.className = `banner ${kind}`;
   banner.dataset.kind = kind;
-  if (ms) setTimeout(() => { if (banner.textContent === text) banner.hidden = true; }, ms);
+  delete banner.dataset.code;
+  const shown = banner.textContent;
+  if (ms) setTimeout(() => { if (banner.textContent === shown) banner.hidden = true; }, ms);
+}
+// The translated headline of an error code (every code of the protocol and the HTTP API has
+// one); the server's English message may follow as secondary text.
+function errorHeadline(code) {
+  return code && has(`error.${code}`) ? t(`error.${code}`) : t("error.generic");
 }
 function gameName(id) {
   return t(`game.${id}`);
@@ -384,7 +397,8 @@ function onMessage(message) {
     case "ack":
       break;
     case "error":
-      showBanner(`${t(`error.${message.code}`)}: ${message.message}`, "error", 5000);
+      showBanner(errorHeadline(message.code), "error", 5000, message.message);
+      banner.dataset.code = message.code || "";
       break;
     default:
       break;
@@ -580,6 +594,11 @@ function renderResult(result, update) {
   if (!result) return "";
   const game = update ? update.game : "";
   const s = result.settlement;
+  if (result.voided || !s || !s.deltas) {
+    return `<section class="result voided" id="result" data-hand="${result.hand}" aria-label="${t("table.result")}">
+      <h2>${t("table.result")} · ${t("table.hand")} ${result.hand}</h2>
+      <p class="my-result">${t("table.voided")}</p>${result.voided ? `<p class="muted small">${esc(result.voided)}</p>` : ""}</section>`;
+  }
   const mine = result.seats.indexOf(state.player);
   const who = (seat) => {
     if (seat === null || seat === undefined) return t("table.house");
@@ -589,7 +608,7 @@ function renderResult(result, update) {
     return entry ? esc(entry.name) : t("table.seat_n", { n: seat + 1 });
   };
   const lines = (s.lines || []).map((l) => `<tr class="${l.seat === mine ? "mine" : ""}">
-      <td>${who(l.seat)}</td><td>${esc(tg("item", game, l.item))}${l.detail ? ` <span class="muted">${esc(l.detail)}</span>` : ""}</td>
+      <td>${who(l.seat)}</td><td>${esc(tg("item", game, l.item))}${l.detail ? ` <span class="muted line-detail">${describe(game, l.detail, { names: who })}</span>` : ""}</td>
       <td class="num">${l.stake ? gold(l.stake) : ""}</td><td class="num ${l.amount >= 0 ? "win" : "loss"}">${signed(l.amount)}</td></tr>`).join("");
   const totals = s.deltas.map((d, i) => `<tr class="total ${i === mine ? "mine" : ""}"><td>${who(i)}</td><td>${t("table.net")}</td><td></td>
       <td class="num ${d >= 0 ? "win" : "loss"}" data-net-seat="${i}" ${i === mine ? `data-my-net="${d}"` : ""}>${signed(d)}</td></tr>`).join("");
@@ -611,6 +630,8 @@ function renderResult(result, update) {
 
 // A generic rendering of a view value (the details panel and the settlement facts).
 const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$)/i;
+// Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
+const TEXT_FIELDS = new Set(["detail", "log", "reason"]);
 const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
 function renderValue(game, key, value, who) {
   const name = who || ((s) => t("table.seat_n", { n: s + 1 }));
@@ -632,8 +653,10 @@ function renderValue(game, key, value, who) {
     return value.map((v) => renderValue(game, key, v, who)).join(" · ");
   }
   if (value && typeof value === "object") {
-    return `<dl class="fields">${Object.entries(value).filter(([k]) => k !== "type").map(([k, v]) => `<dt>${esc(k)}</dt><dd>${renderValue(game, k, v, who)}</dd>`).join("")}</dl>`;
+    return `<dl class="fields">${Object.entries(value).filter(([k]) => k !== "type").map(([k, v]) => `<dt>${esc(has(`field.${k}`) ? t(`field.${k}`) : k)}</dt><dd>${renderValue(game, k, v, who)}</dd>`).join("")}</dl>`;
   }
+  if (typeof value === "string" && TEXT_FIELDS.has(key)) return describe(game, value, { names: name }) || "—";
+  if (typeof value === "string" && key === "item") return esc(tg("item", game, value));
   if (typeof value === "number" && MONEY.test(key)) return gold(value);
   if (typeof value === "number" && SEATS.test(key)) return name(value);
   if (typeof value === "boolean") return value ? t("yes") : t("no");

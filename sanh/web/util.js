@@ -67,3 +67,50 @@ export function sameTemplate(a, b, field) {
   }
   return true;
 }
+
+// Texts the engines write (settlement line details, log entries) are codes, not prose:
+// parts joined by "|", each a code name and its arguments joined by ":" ("odds:0.95|commission:4990").
+// Each code is translated by its "text.<code>" template, whose placeholders name the kind of
+// each argument: {seat0} a seat, {gold0} an amount in minor units, {n0} a number, {cards0} card
+// codes run together, {value0} a term (value.*), {item0} a settlement item (item.*). See
+// sanh/games/_texts.py. A text not made of known codes (a hand recorded before the codes) is
+// shown as it is.
+const TEXT_CODE = /^[a-z][a-z0-9_]*(:[^:|]*)*(\|[a-z][a-z0-9_]*(:[^:|]*)*)*$/;
+const PLACEHOLDER = /\{(seat|gold|n|cards|value|item)(\d)\}/g;
+
+export function textParts(text) {
+  if (typeof text !== "string" || !TEXT_CODE.test(text)) return null;
+  return text.split("|").map((part) => {
+    const [code, ...args] = part.split(":");
+    return { code, args };
+  });
+}
+
+function textArg(game, kind, arg, names) {
+  if (arg === undefined) return "";
+  if (kind === "seat") {
+    const seat = Number(arg);
+    return names ? names(seat) : t("table.seat_n", { n: seat + 1 });
+  }
+  if (kind === "gold") return gold(Number(arg));
+  if (kind === "cards") return esc((arg.match(/../g) || []).map(cardLabel).join(" "));
+  if (kind === "value") return esc(tv(game, arg));
+  if (kind === "item") return esc(tg("item", game, arg));
+  return esc(arg);
+}
+
+// describe(game, text, {names}): the text in the current language, as HTML (names(seat) gives a
+// seat's name, already escaped).
+export function describe(game, text, { names, sep = ", " } = {}) {
+  if (text === null || text === undefined || text === "") return "";
+  const parts = textParts(text);
+  if (!parts || !parts.every((p) => has(`text.${game}.${p.code}`) || has(`text.${p.code}`))) return esc(text);
+  return parts.map(({ code, args }) => tg("text", game, code)
+    .split(PLACEHOLDER)
+    .reduce((out, piece, i, all) => {
+      // split() with two groups gives [literal, kind, index, literal, kind, index, ...]
+      if (i % 3 === 0) return out + esc(piece);
+      if (i % 3 === 1) return out + textArg(game, piece, args[Number(all[i + 1])], names);
+      return out;
+    }, "")).join(sep);
+}

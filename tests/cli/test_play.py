@@ -17,7 +17,8 @@ from rich.console import Console
 from sanh.cards.rng import SeededRng
 from sanh.cli import cmd_play, main
 from sanh.games import REGISTRY
-from sanh.games.base import Settlement
+from sanh.games.base import Roll, Settlement, TableConfig
+from sanh.games.tai_xiu import CloseBetting, Confirm, Place
 
 
 class Script:
@@ -62,7 +63,7 @@ def test_one_scripted_hand_changes_balance_by_the_settlement(
 
     monkeypatch.setattr(cmd_play, "_ask", ask)
     monkeypatch.setattr(
-        cmd_play, "_show_settlement", lambda console, s, lang: settlements.append(s)
+        cmd_play, "_show_settlement", lambda console, game, s, lang: settlements.append(s)
     )
     monkeypatch.setattr("builtins.input", script)
     console = Console(file=io.StringIO(), width=120)
@@ -81,6 +82,37 @@ def test_one_scripted_hand_changes_balance_by_the_settlement(
     )
     assert len(settlements) == 1
     assert balance == start + settlements[0].deltas[0]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("vi", ["Tổng 4", "thắng 1 ăn 50", "lãi 50.00", "phí 2.50", "Xỉu", "cửa Xỉu", "Nhà cái"]),
+        (
+            "en",
+            [
+                "Total 4",
+                "wins 50:1",
+                "profit 50.00",
+                "fee 2.50",
+                "Small (Xỉu)",
+                "You: bet on Total 4",
+            ],
+        ),
+    ],
+)
+def test_the_settlement_shows_its_details_in_the_language(lang: str, words: list[str]) -> None:
+    game = REGISTRY["tai-xiu"]
+    state = game.new_state(TableConfig.make(seats=1, stake=100))
+    for action in (Place(0, "total_4", 100), Place(0, "small", 100), Confirm(0)):
+        state = game.apply(state, action)
+    state = game.apply(game.apply(state, CloseBetting(None)), Roll((1, 1, 2)))
+    out = io.StringIO()
+    cmd_play._show_settlement(Console(file=out, width=200), "tai-xiu", game.settle(state), lang)
+    text = out.getvalue()
+    for word in words:
+        assert word in text, (word, text)
+    assert "odds:" not in text and "total_4" not in text
 
 
 def test_unknown_game_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ from sanh.cards.deck import DECK_36
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import find_game
+from sanh.games._texts import describe
 from sanh.games._three_cards import Flip, Leave, SitOut, Start, TimeUp
 from sanh.games.ba_cay_chuong import BaCayChuong, Bet, ChuongState, ChuongView, chuong_timers
 from sanh.games.base import CHANCE, Roll, Shuffle, TableConfig
@@ -178,7 +179,8 @@ def test_a_banker_short_of_the_minimum_is_replaced_at_random() -> None:
 def test_nobody_can_bank_cancels_the_round() -> None:
     """No seat can cover the minimum: the round is cancelled, nothing is paid."""
     state = GAME.new_state(table(9, stacks=[10 * L] * 9))
-    assert GAME.is_terminal(state) and "nobody can cover the bank" in state.reason
+    assert GAME.is_terminal(state) and state.reason.startswith("no_cover:")
+    assert describe(state.reason).startswith("nobody can cover the bank (")
     assert GAME.settle(state).deltas == (0,) * 9
     with pytest.raises(ConfigError):
         GAME.new_state(table(3, carry={"banker": 5}))
@@ -237,7 +239,7 @@ def test_banker_start_and_the_betting_window() -> None:
     assert GAME.default_action(state, 1, "timeout") == SitOut(1)
     assert GAME.default_action(state, None, "timeout") == TimeUp(None)
     empty = GAME.apply(GAME.new_state(table(3)), TimeUp(None))
-    assert GAME.is_terminal(empty) and empty.reason == "no bets"
+    assert GAME.is_terminal(empty) and empty.reason == "no_bets"
 
 
 def test_timers() -> None:

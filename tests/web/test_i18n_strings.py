@@ -1,8 +1,11 @@
 """The client's strings (sanh/web/i18n.json): both languages complete, every game term there.
 
 The list of terms is generated from the registry (tests/web/terms.py): every action type, view
-field, option name and choice, settlement item and enumerated view value of every registered
-game, and every error code of the protocol and the HTTP API.
+field, option name and choice, settlement item, enumerated view value and settlement fact of every
+registered game, every text code an engine writes (settlement line details, logs; see
+sanh/games/_texts.py) with the terms its arguments name, and every error code of the protocol and
+the HTTP API. Text templates must name the same arguments in both languages as the code's
+declaration.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from sanh.games import REGISTRY
-from tests.web.terms import game_terms, required_keys
+from sanh.games._texts import TEXTS, placeholders
+from tests.web.terms import HTTP_ERRORS, game_terms, http_error_codes, required_keys
 
 STRINGS_FILE = Path(__file__).resolve().parents[2] / "sanh" / "web" / "i18n.json"
 WEB = STRINGS_FILE.parent
@@ -56,6 +60,36 @@ def test_vietnamese_game_terms_of_the_rules() -> None:
     assert table["item.mom"][0].startswith("Móm")
     assert table["item.u_tron"][0] == "Ù tròn"
     assert table["action.xi-to.Check"][0] == "Không tố"
+    # Settlement words (RULES.md): cóng, thối, chặt, đền, Ù, tới trắng, Liêng, Sáp, gà, chương.
+    assert table["item.cong"][0] == "Cóng" and table["item.thoi"][0] == "Thối"
+    assert table["item.instant_win"][0] == "Tới trắng"
+    assert "chặt" in table["text.cut_by"][0] and table["text.den"][0].startswith("đền")
+    assert table["item.u_den"][0] == "Đền Ù" and table["value.u"][0].startswith("Ù")
+    assert table["value.lieng.straight"][0] == "Liêng" and table["value.trips"][0] == "Sáp"
+    assert table["text.ga_in"][0] == "góp gà" and table["text.winner_takes_all"][0] == "nhất ăn tất"
+    assert table["text.loses_to_banker"][0] == "thua chương"
+    assert table["text.eats"][0] == "{seat0} ăn {cards1}"
+
+
+def test_every_text_code_has_its_template_in_both_languages() -> None:
+    """``text.<code>``: one per declared code, the same arguments as the declaration in both
+    languages, and the English the terminal prints."""
+    table = strings()["strings"]
+    for code, english in TEXTS.items():
+        key = f"text.{code}"
+        assert key in table, key
+        vi, en = table[key]
+        want = sorted(set(placeholders(english)))
+        assert sorted(set(placeholders(vi))) == want, (key, vi)
+        assert sorted(set(placeholders(en))) == want, (key, en)
+        assert en == english, f"{key}: the English differs from sanh/games/_texts.py"
+    for key in table:
+        if key.startswith("text."):
+            assert key.rsplit(".", 1)[1] in TEXTS, f"{key} names no code of sanh/games/_texts.py"
+
+
+def test_the_http_error_codes_are_the_api_s() -> None:
+    assert set(HTTP_ERRORS) == http_error_codes()
 
 
 def test_every_key_the_client_names_exists() -> None:

@@ -2,7 +2,7 @@
 // the score (0-10, Ba Tây counts 10), the gà pot or the banker (chương) and the bets.
 import { t } from "/i18n.js";
 import { cardSVG } from "/cards.js";
-import { gold, esc, signed } from "/util.js";
+import { gold, esc, signed, describe } from "/util.js";
 
 export default {
   seat(view, e, ctx) {
@@ -40,7 +40,7 @@ export default {
       if (view.next_banker !== null && view.next_banker !== undefined) parts.push(`<div class="small">${t("table.next_banker")}: ${ctx.name(view.next_banker)}</div>`);
     }
     if (view.winner !== undefined && view.winner !== null) parts.push(`<div class="winner-line">${t("table.winner")}: <strong>${ctx.name(view.winner)}</strong></div>`);
-    if (view.reason) parts.push(`<div class="small">${esc(ctx.tv(view.reason))}</div>`);
+    if (view.reason) parts.push(`<div class="small">${describe(ctx.game, view.reason, { names: ctx.name })}</div>`);
     return `<div class="center-bacay">${parts.join("")}</div>`;
   },
   // My three cards, large: a face-down card is a button that squeezes it.

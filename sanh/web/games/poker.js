@@ -1,7 +1,7 @@
 // Texas Hold'em and All-in or Fold: hole cards, board, pot and side pots, blinds, the button.
 import { t } from "/i18n.js";
 import { cardsHTML } from "/cards.js";
-import { gold, esc } from "/util.js";
+import { gold, esc, describe } from "/util.js";
 import { potsHTML, boardHTML } from "/games/common.js";
 
 export default {
@@ -9,7 +9,7 @@ export default {
     const status = [];
     if (view.folded[e]) status.push(t("table.folded"));
     if (view.all_in[e]) status.push(t("table.all_in"));
-    if (view.hands && view.hands[e]) status.push(esc(view.hands[e]));
+    if (view.hands && view.hands[e]) status.push(esc(ctx.tv(view.hands[e])));
     if (view.won && view.won[e]) status.push(`${t("table.winner")} +${gold(view.won[e])}`);
     const tags = [];
     if (view.small_blind_seat === e) tags.push('<span class="tag blind">SB</span>');
@@ -28,7 +28,7 @@ export default {
   },
   center(view, ctx) {
     const street = view.street ? ctx.tv(view.street) : "";
-    const log = (view.log || []).slice(-4).map((l) => `<li>${esc(l)}</li>`).join("");
+    const log = (view.log || []).slice(-4).map((l) => `<li>${describe(ctx.game, l, { names: ctx.name })}</li>`).join("");
     return `<div class="center-poker">
       <div class="street">${esc(street)} · ${t("field.small_blind")}/${t("field.big_blind")} ${gold(view.small_blind)}/${gold(view.big_blind)}${view.ante ? ` · ${t("field.ante")} ${gold(view.ante)}` : ""}</div>
       ${boardHTML(view.board, 5)}
@@ -41,9 +41,9 @@ export default {
     const pot = view.pot || 0;
     const ranges = (view.amount_ranges || []).map((r) => ctx.rangeForm(r, {
       quick: [
-        { label: "½ pot", amount: Math.round(pot / 2) + (view.bets[ctx.me] || 0) },
-        { label: "Pot", amount: pot + (view.bets[ctx.me] || 0) },
-        { label: "Max", amount: r.max },
+        { label: t("table.quick_half_pot"), amount: Math.round(pot / 2) + (view.bets[ctx.me] || 0) },
+        { label: t("table.quick_pot"), amount: pot + (view.bets[ctx.me] || 0) },
+        { label: t("table.quick_max"), amount: r.max },
       ],
     })).join("");
     return generic(view, ctx, { skip: (a) => (view.amount_ranges || []).length > 0 && a.type === "RaiseTo" }) + ranges;

@@ -3,7 +3,7 @@
 // them when they make a legal play, or pick one of the legal plays listed.
 import { t } from "/i18n.js";
 import { cardSVG, cardsHTML, backsHTML, cardLabel } from "/cards.js";
-import { gold, esc } from "/util.js";
+import { gold, esc, describe } from "/util.js";
 
 function sameCards(a, b) {
   return a.length === b.length && [...a].sort().join() === [...b].sort().join();
@@ -39,7 +39,8 @@ export default {
         : "";
     const trick = (view.trick || []).slice(0, -1).slice(-5).map(([seat, cards]) =>
       `<li><span class="who">${ctx.name(seat)}</span> ${cardsHTML(cards, { size: "xs" })}</li>`).join("");
-    const cuts = (view.cuts || []).map((c) => `<li>${esc(Array.isArray(c) ? c.join(" ") : JSON.stringify(c))}</li>`).join("");
+    // A cut (chặt) is [payer, payee, lá]: shown as the payment it makes.
+    const cuts = (view.cuts || []).map((c) => `<li>${Array.isArray(c) ? describe(ctx.game, `pays_la:${c.join(":")}`, { names: ctx.name }) : esc(JSON.stringify(c))}</li>`).join("");
     return `<div class="center-shed">
       <div class="street">${esc(ctx.tv(view.phase || view.scoring))} · ${t("field.stake")} ${gold(view.stake)}${view.sam_active ? ` · <strong>${t("field.sam_active")}</strong>` : ""}</div>
       ${beaten}

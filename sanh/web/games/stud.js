@@ -20,7 +20,7 @@ export default {
     const status = [];
     if (view.folded[e]) status.push(t("table.folded"));
     else if (view.stacks[e] === 0 && view.in_hand[e] && view.committed[e] > 0) status.push(t("table.all_in"));
-    if (view.hands && view.hands[e]) status.push(esc(view.hands[e]));
+    if (view.hands && view.hands[e]) status.push(esc(ctx.tv(view.hands[e])));
     if (view.result && view.result.length && view.terminal) status.push(`<span class="${view.result[e] >= 0 ? "win" : "loss"}">${signed(view.result[e])}</span>`);
     const tags = [];
     const first = view.leader !== undefined ? view.leader : view.start;

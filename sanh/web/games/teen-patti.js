@@ -28,11 +28,11 @@ export default {
     };
     const hand = (label, cards, category, side) => `<div class="tp-hand ${view.outcome === side ? "won" : ""}">
       <div class="label">${label}</div>${cardsHTML(cards.length ? cards : [null, null, null], { size: "md" })}
-      ${category ? `<div class="small">${esc(category)}</div>` : ""}</div>`;
+      ${category ? `<div class="small">${esc(ctx.tv(category))}</div>` : ""}</div>`;
     return `<div class="center-tp">
       <div class="street">${esc(ctx.tv(view.phase))} · ${t("table.min_bet")} ${gold(view.min_bet)} · ${t("table.max_bet")} ${gold(view.max_bet)}</div>
       <div class="tp-hands">${hand(t("item.player_a"), view.hand_a || [], view.category_a, "A")}<span class="vs">${t("table.vs")}</span>${hand(t("item.player_b"), view.hand_b || [], view.category_b, "B")}</div>
-      ${view.six_card ? `<div class="small">${t("table.sixcard")}: ${esc(view.six_card)}</div>` : ""}
+      ${view.six_card ? `<div class="small">${t("table.sixcard")}: ${esc(ctx.tv(view.six_card))}</div>` : ""}
       ${view.outcome ? `<div class="winner-line">${t("field.outcome")}: <strong>${esc(ctx.tv(view.outcome))}</strong></div>` : ""}
       <div class="layout">${LAYOUT.map((row) => `<div class="board-row">${row.map(spot).join("")}</div>`).join("")}</div>
     </div>`;
@@ -40,7 +40,7 @@ export default {
   actions(view, ctx, generic) {
     const ranges = view.amount_ranges || [];
     const chosen = ranges.find((r) => r.action.bet === ctx.ui.spot) || null;
-    const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: "Min", amount: chosen.min }, { label: "×10", amount: chosen.min * 10 }, { label: "Max", amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
+    const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: t("table.quick_min"), amount: chosen.min }, { label: "×10", amount: chosen.min * 10 }, { label: t("table.quick_max"), amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
     return form + generic(view, ctx, { skip: (a) => a.type === "Bet" });
   },
   bind(page, view, ctx) {

@@ -40,7 +40,7 @@ export default {
     const ranges = view.amount_ranges || [];
     if (!ctx.ui.spot && ranges.some((r) => r.action.spot === "ante")) ctx.ui.spot = "ante";
     const chosen = ranges.find((r) => r.action.spot === ctx.ui.spot) || null;
-    const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: "Min", amount: chosen.min }, { label: "Max", amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
+    const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: t("table.quick_min"), amount: chosen.min }, { label: t("table.quick_max"), amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
     return form + generic(view, ctx, { skip: (a) => a.type === "Bet" });
   },
   bind(page, view, ctx) {
