@@ -25,8 +25,8 @@
 #include <string.h>
 
 /* Worker threads for big batches: POSIX threads with GCC/Clang atomics; elsewhere every batch
-   runs in the calling thread (same results). */
-#if defined(HAVE_PTHREAD_H) && (defined(__GNUC__) || defined(__clang__))
+   runs in the calling thread (same results; -DSANH_NO_THREADS builds that way anywhere). */
+#if defined(HAVE_PTHREAD_H) && (defined(__GNUC__) || defined(__clang__)) && !defined(SANH_NO_THREADS)
 #include <pthread.h>
 #include <signal.h>
 #define BATCH_THREADS 1
