@@ -52,6 +52,7 @@
 static uint64_t card_key[52];
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 #define POISON (1ULL << 60)
+#define POISONED (7ULL << 60) /* the sum of 1 to 7 POISONs has one of these bits set */
 static u64x2 batch_both[256]; /* {card_key, 1 << card}, or {POISON, 0} for 52..255 */
 static uint64_t hash_mult;
 static uint32_t disp[NBUCKETS];
@@ -518,9 +519,10 @@ static inline unsigned low_byte(const char *row, Py_ssize_t i, int itemsize) {
 /* The batch loop for rows of k cards of `itemsize` bytes (constants once inlined below).
    Cards index the 256-entry table by their low byte; wider items are also ORed into `wide`,
    which must stay below 256. One branch a row covers every rare case: a card from 52 to 255
-   adds the POISON bit to the key; a repeated card makes the sum of the card bits carry, so it
-   has fewer than k bits set (counted with popcnt; without a fast popcnt, the sum differs from
-   the OR); and a flush sets a suit counter's top bit. The key and the card bit sit side by side
+   adds POISON to the key (bits 60-62 count such cards, so any number of them shows); a
+   repeated card makes the sum of the card bits carry, so it has fewer than k bits set (counted
+   with popcnt; without a fast popcnt, the sum differs from the OR); and a flush sets a suit
+   counter's top bit. The key and the card bit sit side by side
    in one 16-byte vector, so each card costs one vector add. Returns -1, or the first bad row. */
 static inline __attribute__((always_inline)) Py_ssize_t
 poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, int32_t *out,
@@ -553,8 +555,8 @@ poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, 
             odd = sum ^ seen;
         }
         /* one branch for the rare cases: a bad card, a repeat, a flush */
-        if (__builtin_expect((odd | (acc & (FLUSH_BITS | POISON)) | (wide >> 8)) != 0, 0)) {
-            if (odd || (acc & POISON) || (wide >> 8)) return r;
+        if (__builtin_expect((odd | (acc & (FLUSH_BITS | POISONED)) | (wide >> 8)) != 0, 0)) {
+            if (odd || (acc & POISONED) || (wide >> 8)) return r;
             uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;
             uint32_t mask = 0;
             for (int rank = 0; rank < 13; rank++) {

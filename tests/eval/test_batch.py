@@ -78,6 +78,19 @@ def test_bad_rows_are_named(name: str) -> None:
         batch(np.array([[300, 1, 2, 3, 4]], dtype=np.uint16))
 
 
+@pytest.mark.parametrize("name", sorted(POKER_BATCH))
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 6, 7])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64], ids=lambda d: np.dtype(d).name)
+def test_several_bad_cards_in_a_row(name: str, count: int, dtype: type[np.integer]) -> None:
+    """Any number of cards from 52 to 255 in one row is caught (the portable C loop once missed
+    an even number of them)."""
+    good = [0, 1, 2, 3, 4, 5, 6]
+    for bad in ([52, 53, 60, 63, 100, 200, 255], [255] * 7, [52] * 7):
+        row = bad[:count] + good[count:]
+        with pytest.raises(ValueError, match=r"row 1: (card index out of range|duplicate)"):
+            POKER_BATCH[name](np.array([good, row], dtype=dtype))
+
+
 @pytest.mark.parametrize("name", sorted(TCP_BATCH))
 def test_three_card_bad_rows_are_named(name: str) -> None:
     for batch in (TCP_BATCH[name], TEEN_PATTI_BATCH[name]):
