@@ -26,7 +26,8 @@
 
 /* Worker threads for big batches: POSIX threads with GCC/Clang atomics; elsewhere every batch
    runs in the calling thread (same results; -DSANH_NO_THREADS builds that way anywhere). */
-#if defined(HAVE_PTHREAD_H) && (defined(__GNUC__) || defined(__clang__)) && !defined(SANH_NO_THREADS)
+#if defined(HAVE_PTHREAD_H) && (defined(__GNUC__) || defined(__clang__)) &&                    \
+    !defined(SANH_NO_THREADS)
 #include <pthread.h>
 #include <signal.h>
 #define BATCH_THREADS 1
@@ -671,9 +672,108 @@ static void run_blocks(batch_job *job) {
 }
 
 #if BATCH_THREADS
-static void *batch_worker(void *arg) {
-    run_blocks(arg);
+/* The worker threads: started by the first threaded batch that needs them and then kept, asleep
+ * between batches, because waking a sleeping thread costs less than starting one. One batch at a
+ * time has the pool (`busy`); a batch that finds it busy runs in its calling thread. A worker
+ * joins the posted job at most once, while it is posted and wants more workers; the owner
+ * withdraws the job once it has run out of blocks, then waits for the workers still inside it
+ * (spinning first: they are at most one block behind). Workers block every signal. A forked
+ * child starts with no workers. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* a job was posted */
+    pthread_cond_t done; /* the last worker left the job */
+    int workers;         /* threads started */
+    int busy;            /* a batch owns the pool */
+    batch_job *job;      /* the posted job, or NULL */
+    unsigned long generation;
+    int wanted, joined; /* workers the posted job wants, and has had */
+    int active;         /* workers inside the job (atomic: the owner spins on it) */
+    int waiting;        /* the owner sleeps on `done` */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER};
+
+static void pool_after_fork_in_child(void) {
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+    pool.lock = lock;
+    pool.work = cond;
+    pool.done = cond;
+    pool.workers = pool.busy = pool.wanted = pool.joined = pool.active = pool.waiting = 0;
+    pool.job = NULL;
+}
+
+static void *pool_worker(void *unused) {
+    unsigned long joined_generation = 0;
+    pthread_mutex_lock(&pool.lock);
+    for (;;) {
+        while (!pool.job || pool.generation == joined_generation || pool.joined >= pool.wanted) {
+            pthread_cond_wait(&pool.work, &pool.lock);
+        }
+        batch_job *job = pool.job;
+        joined_generation = pool.generation;
+        pool.joined++;
+        __atomic_add_fetch(&pool.active, 1, __ATOMIC_RELAXED);
+        pthread_mutex_unlock(&pool.lock);
+        run_blocks(job);
+        pthread_mutex_lock(&pool.lock);
+        if (__atomic_sub_fetch(&pool.active, 1, __ATOMIC_RELEASE) == 0 && pool.waiting) {
+            pthread_cond_signal(&pool.done);
+        }
+    }
     return NULL;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Run the job on the calling thread and up to `helpers` workers; 0 if the pool is busy (the
+   caller then runs the job alone). */
+static int pool_run(batch_job *job, int helpers) {
+    pthread_mutex_lock(&pool.lock);
+    if (pool.busy) {
+        pthread_mutex_unlock(&pool.lock);
+        return 0;
+    }
+    pool.busy = 1;
+    if (pool.workers < helpers) {
+        sigset_t all, previous;
+        sigfillset(&all);
+        int masked = pthread_sigmask(SIG_SETMASK, &all, &previous) == 0;
+        while (pool.workers < helpers) {
+            pthread_t thread;
+            if (pthread_create(&thread, NULL, pool_worker, NULL) != 0) break;
+            pthread_detach(thread);
+            pool.workers++;
+        }
+        if (masked) pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    }
+    /* if fewer threads could be started, the caller and those do every block */
+    pool.job = job;
+    pool.generation++;
+    pool.wanted = helpers;
+    pool.joined = 0;
+    pthread_cond_broadcast(&pool.work);
+    pthread_mutex_unlock(&pool.lock);
+
+    run_blocks(job);
+    for (int spin = 0; spin < 4096 && __atomic_load_n(&pool.active, __ATOMIC_ACQUIRE); spin++) {
+        cpu_relax();
+    }
+    pthread_mutex_lock(&pool.lock);
+    pool.job = NULL; /* a worker woken only now has nothing left to do */
+    while (__atomic_load_n(&pool.active, __ATOMIC_ACQUIRE)) {
+        pool.waiting = 1;
+        pthread_cond_wait(&pool.done, &pool.lock);
+    }
+    pool.waiting = 0;
+    pool.busy = 0;
+    pthread_mutex_unlock(&pool.lock);
+    return 1;
 }
 #endif
 
@@ -690,22 +790,9 @@ static Py_ssize_t run_batch(rows_fn rows, const char *base, Py_ssize_t nrows,
     if (job.block > 8192) job.block = 8192;
     job.block = (job.block + 63) & ~(Py_ssize_t)63;
 #if BATCH_THREADS
-    {
-        pthread_t workers[MAX_THREADS];
-        int started = 0;
-        sigset_t all, previous;
-        /* workers take no signals (they stay with the interpreter's threads) */
-        sigfillset(&all);
-        int masked = pthread_sigmask(SIG_SETMASK, &all, &previous) == 0;
-        while (started < threads - 1 &&
-               pthread_create(&workers[started], NULL, batch_worker, &job) == 0) {
-            started++; /* if a thread cannot be started, the others do its share */
-        }
-        if (masked) pthread_sigmask(SIG_SETMASK, &previous, NULL);
-        run_blocks(&job);
-        for (int i = 0; i < started; i++) pthread_join(workers[i], NULL);
-    }
+    if (!pool_run(&job, threads - 1))
 #endif
+        run_blocks(&job);
     return job.bad < nrows ? job.bad : -1;
 }
 
@@ -869,6 +956,14 @@ PyMODINIT_FUNC PyInit__speedups(void) {
         if (!small_ints[i]) return NULL;
     }
     use_popcount = fast_popcount();
+#if BATCH_THREADS
+    {
+        static int registered = 0;
+        if (!registered && pthread_atfork(NULL, NULL, pool_after_fork_in_child) == 0) {
+            registered = 1;
+        }
+    }
+#endif
     PyObject *module = PyModule_Create(&module_def);
     if (!module) return NULL;
     if (PyModule_AddIntConstant(module, "ABI_VERSION", ABI_VERSION) < 0) {
