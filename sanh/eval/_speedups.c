@@ -50,11 +50,15 @@
 
 #define NTHREE (2 * 2197)
 
+/* The batch loop's bit for a card, suit-major: bits 16 * suit + rank, so that the rank mask of a
+   suit is the 13 bits of its 16-bit lane. */
+#define CARD_BIT(card) (1ULL << (16 * ((card) & 3) + ((card) >> 2)))
+
 static uint64_t card_key[52];
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 #define POISON (1ULL << 60)
 #define POISONED (7ULL << 60) /* the sum of 1 to 7 POISONs has one of these bits set */
-static u64x2 batch_both[256]; /* {card_key, 1 << card}, or {POISON, 0} for 52..255 */
+static u64x2 batch_both[256]; /* {card_key, CARD_BIT(card)}, or {POISON, 0} for 52..255 */
 static uint64_t hash_mult;
 static uint32_t disp[NBUCKETS];
 static uint16_t rank_table[TSIZE];
@@ -214,7 +218,7 @@ static PyObject *init_poker(PyObject *self, PyObject *args) {
     }
     for (int card = 0; card < 256; card++) {
         batch_both[card][0] = card < 52 ? card_key[card] : POISON;
-        batch_both[card][1] = card < 52 ? 1ULL << card : 0;
+        batch_both[card][1] = card < 52 ? CARD_BIT(card) : 0;
     }
 
     /* every rank multiset of 5, 6 and 7 cards: 6,175 + 18,395 + 49,205 keys */
@@ -518,55 +522,74 @@ static inline unsigned low_byte(const char *row, Py_ssize_t i, int itemsize) {
     } while (0)
 
 /* The batch loop for rows of k cards of `itemsize` bytes (constants once inlined below).
-   Cards index the 256-entry table by their low byte; wider items are also ORed into `wide`,
-   which must stay below 256. One branch a row covers every rare case: a card from 52 to 255
-   adds POISON to the key (bits 60-62 count such cards, so any number of them shows); a
-   repeated card makes the sum of the card bits carry, so it has fewer than k bits set (counted
-   with popcnt; without a fast popcnt, the sum differs from the OR); and a flush sets a suit
-   counter's top bit. The key and the card bit sit side by side
-   in one 16-byte vector, so each card costs one vector add. Returns -1, or the first bad row. */
+ *
+ * sum_row() adds up a row's entries of the 256-entry table, indexed by each card's low byte
+ * (wider items are also ORed into `wide`, which must stay below 256): acc gets the key, seen the
+ * card bits, and each card costs one 16-byte vector add. `odd` is nonzero for a bad row: a card
+ * from 52 to 255 adds POISON to the key (bits 60-62 count such cards, so any number of them
+ * shows); a repeated card makes the sum of the card bits carry, so it has fewer than k bits set
+ * (counted with popcnt; without a fast popcnt, the sum differs from the OR). */
+static inline __attribute__((always_inline)) void
+sum_row(const char *row, const int k, const int itemsize, const int use_popcount, uint64_t *acc_,
+        uint64_t *seen_, uint64_t *odd_) {
+    uint64_t seen, acc, odd, wide = 0, sum = 0;
+    if (use_popcount) {
+        u64x2 both = {SUIT_INIT, 0};
+        for (int i = 0; i < k; i++) {
+            both += batch_both[low_byte(row, i, itemsize)];
+            if (itemsize > 1) wide |= load_card(row, i, itemsize);
+        }
+        acc = both[0];
+        seen = both[1];
+        odd = (uint64_t)(__builtin_popcountll(seen) ^ k);
+    } else {
+        acc = SUIT_INIT;
+        seen = 0;
+        for (int i = 0; i < k; i++) {
+            unsigned card = low_byte(row, i, itemsize);
+            uint64_t bit = batch_both[card][1];
+            acc += batch_both[card][0];
+            seen |= bit;
+            sum += bit;
+            if (itemsize > 1) wide |= load_card(row, i, itemsize);
+        }
+        odd = sum ^ seen;
+    }
+    *acc_ = acc;
+    *seen_ = seen;
+    *odd_ = odd | (acc & POISONED) | (wide >> 8);
+}
+
+#define CHUNK 256
+
+/* The rows in chunks of CHUNK: the first pass gives every row its rank-multiset strength and
+ * lists, without a branch, the rows with a flush (a suit counter's top bit: some 3% of random
+ * 7-card hands, too many and too random for a branch to predict); the second pass gives those
+ * their best flush (from the suit's 13-bit lane of the card bits). The one branch a row is for a
+ * bad row, which ends the loop. Returns -1, or the first bad row. */
 static inline __attribute__((always_inline)) Py_ssize_t
 poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, int32_t *out,
            const int use_popcount) {
-    for (Py_ssize_t r = 0; r < nrows; r++) {
-        const char *row = base + r * k * itemsize;
-        uint64_t seen, acc, odd, wide = 0, sum = 0;
-        if (use_popcount) {
-            /* {key, 1 << card} summed as one vector: the sum of the bits has k bits set
-               exactly when no card repeats (a repeat carries) */
-            u64x2 both = {SUIT_INIT, 0};
-            for (int i = 0; i < k; i++) {
-                both += batch_both[low_byte(row, i, itemsize)];
-                if (itemsize > 1) wide |= load_card(row, i, itemsize);
-            }
-            acc = both[0];
-            seen = both[1];
-            odd = (uint64_t)(__builtin_popcountll(seen) ^ k);
-        } else {
-            acc = SUIT_INIT;
-            seen = 0;
-            for (int i = 0; i < k; i++) {
-                unsigned card = low_byte(row, i, itemsize);
-                uint64_t bit = batch_both[card][1];
-                acc += batch_both[card][0];
-                seen |= bit;
-                sum += bit;
-                if (itemsize > 1) wide |= load_card(row, i, itemsize);
-            }
-            odd = sum ^ seen;
-        }
-        /* one branch for the rare cases: a bad card, a repeat, a flush */
-        if (__builtin_expect((odd | (acc & (FLUSH_BITS | POISONED)) | (wide >> 8)) != 0, 0)) {
-            if (odd || (acc & POISONED) || (wide >> 8)) return r;
-            uint64_t suit = (uint64_t)(__builtin_ctzll(acc & FLUSH_BITS) - 35) / 4;
-            uint32_t mask = 0;
-            for (int rank = 0; rank < 13; rank++) {
-                mask |= (uint32_t)((seen >> (rank * 4 + suit)) & 1) << rank;
-            }
-            out[r] = flush_table[mask];
-        } else {
+    uint32_t flushes[CHUNK];
+    for (Py_ssize_t start = 0; start < nrows; start += CHUNK) {
+        Py_ssize_t end = nrows - start < CHUNK ? nrows : start + CHUNK;
+        unsigned nflush = 0;
+        for (Py_ssize_t r = start; r < end; r++) {
+            uint64_t acc, seen, odd;
+            sum_row(base + r * k * itemsize, k, itemsize, use_popcount, &acc, &seen, &odd);
+            if (__builtin_expect(odd != 0, 0)) return r;
             uint64_t h = (uint64_t)(uint32_t)acc * hash_mult;
             out[r] = rank_table[pos_of(h) ^ disp[bucket_of(h)]];
+            flushes[nflush] = (uint32_t)(r - start);
+            nflush += (acc & FLUSH_BITS) != 0;
+        }
+        for (unsigned j = 0; j < nflush; j++) {
+            Py_ssize_t r = start + flushes[j];
+            uint64_t acc, seen, odd;
+            sum_row(base + r * k * itemsize, k, itemsize, use_popcount, &acc, &seen, &odd);
+            /* the flush suit's counter has its top bit at 35 + 4 * suit; its lane at 16 * suit */
+            unsigned shift = (unsigned)(__builtin_ctzll(acc & FLUSH_BITS) - 35) * 4;
+            out[r] = flush_table[(seen >> shift) & 0x1FFF];
         }
     }
     return -1;
