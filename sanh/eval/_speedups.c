@@ -28,8 +28,10 @@
    runs in the calling thread (same results; -DSANH_NO_THREADS builds that way anywhere). */
 #if defined(HAVE_PTHREAD_H) && (defined(__GNUC__) || defined(__clang__)) &&                    \
     !defined(SANH_NO_THREADS)
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #define BATCH_THREADS 1
 #else
 #define BATCH_THREADS 0
@@ -700,8 +702,11 @@ static void run_blocks(batch_job *job) {
  * time has the pool (`busy`); a batch that finds it busy runs in its calling thread. A worker
  * joins the posted job at most once, while it is posted and wants more workers; the owner
  * withdraws the job once it has run out of blocks, then waits for the workers still inside it
- * (spinning first: they are at most one block behind). Workers block every signal. A forked
- * child starts with no workers. */
+ * (spinning first: they are at most one block behind). Workers block every signal, and leave
+ * after IDLE_SECONDS without a job, so that a program that batches once does not keep threads
+ * (nor, from Python 3.12, get os.fork()'s warning about them). A forked child starts with no
+ * workers. */
+#define IDLE_SECONDS 0.2
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t work; /* a job was posted */
@@ -729,8 +734,18 @@ static void *pool_worker(void *unused) {
     unsigned long joined_generation = 0;
     pthread_mutex_lock(&pool.lock);
     for (;;) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(IDLE_SECONDS * 1e9);
+        until.tv_sec += until.tv_nsec / 1000000000;
+        until.tv_nsec %= 1000000000;
         while (!pool.job || pool.generation == joined_generation || pool.joined >= pool.wanted) {
-            pthread_cond_wait(&pool.work, &pool.lock);
+            if (pthread_cond_timedwait(&pool.work, &pool.lock, &until) == ETIMEDOUT &&
+                !(pool.job && pool.generation != joined_generation && pool.joined < pool.wanted)) {
+                pool.workers--;
+                pthread_mutex_unlock(&pool.lock);
+                return NULL;
+            }
         }
         batch_job *job = pool.job;
         joined_generation = pool.generation;

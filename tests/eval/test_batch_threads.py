@@ -263,3 +263,38 @@ def test_threaded_batch_after_fork() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
+
+
+IDLE_SCRIPT = textwrap.dedent(
+    """
+    import time
+    import numpy as np
+    from sanh.eval.batch import evaluate_batch
+
+    def threads():
+        with open("/proc/self/stat") as stat:
+            return int(stat.read().rsplit(")", 1)[1].split()[17])
+
+    hands = np.argsort(np.random.default_rng(2).random((200_000, 52)), axis=1)[:, :7]
+    before = threads()
+    evaluate_batch(hands.astype(np.uint8), threads=3)
+    during = threads()
+    deadline = time.monotonic() + 5
+    while threads() > before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print(during - before, threads() - before)
+    """
+)
+
+
+@needs_c
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux's /proc")
+def test_idle_workers_leave() -> None:
+    """The workers of a threaded batch stay for the next one, then leave when idle."""
+    assert SPEEDUPS is not None
+    if SPEEDUPS.max_threads() == 1:
+        pytest.skip("the C speedups were built without threads")
+    result = subprocess.run(
+        [sys.executable, "-c", IDLE_SCRIPT], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["2", "0"]
