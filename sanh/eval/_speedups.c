@@ -17,6 +17,10 @@
  * depends only on the rank multiset: the count key goes through a perfect hash
  * (hash-and-displace, built at init) into a table of the best five-card class of every multiset
  * of 5, 6 or 7 ranks.
+ *
+ * evaluate_batch() runs that over an array of rows without the GIL, on up to `threads` threads
+ * (a pool of workers kept between batches, where POSIX threads exist); the caller
+ * (sanh/eval/batch.py) decides how many from the batch's size.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -525,74 +529,134 @@ static inline unsigned low_byte(const char *row, Py_ssize_t i, int itemsize) {
 
 /* The batch loop for rows of k cards of `itemsize` bytes (constants once inlined below).
  *
- * sum_row() adds up a row's entries of the 256-entry table, indexed by each card's low byte
- * (wider items are also ORed into `wide`, which must stay below 256): acc gets the key, seen the
- * card bits, and each card costs one 16-byte vector add. `odd` is nonzero for a bad row: a card
- * from 52 to 255 adds POISON to the key (bits 60-62 count such cards, so any number of them
- * shows); a repeated card makes the sum of the card bits carry, so it has fewer than k bits set
- * (counted with popcnt; without a fast popcnt, the sum differs from the OR). */
-static inline __attribute__((always_inline)) void
-sum_row(const char *row, const int k, const int itemsize, const int use_popcount, uint64_t *acc_,
-        uint64_t *seen_, uint64_t *odd_) {
-    uint64_t seen, acc, odd, wide = 0, sum = 0;
+ * A row's cards are summed as their entries of batch_both: acc gets the key, seen the card bits,
+ * and each card costs one 16-byte vector add. A repeated card makes the sum of the card bits
+ * carry, so it has fewer than k bits set (counted with popcnt; without a fast popcnt, the sum
+ * differs from the OR).
+ *
+ * Items of 1 or 2 bytes are first turned, a chunk at a time, into the byte offsets of their
+ * entries, in a loop the compiler vectorises that also finds whether any card is 52 or more;
+ * the row loop then reads ready offsets (no shift a card, no range check a row). Wider items
+ * (where that conversion costs more than it saves) index the table by their low byte; they are
+ * also ORed into `wide`, which must stay below 256, and a card from 52 to 255 adds POISON to the
+ * key (bits 60-62 count such cards, so any number of them shows). */
+
+/* Sum one row: from its offsets when `offs` is given (every card checked already), else from its
+   items. Returns nonzero for a bad row. */
+static inline __attribute__((always_inline)) uint64_t
+sum_cards(const char *row, const uint16_t *offs, const int k, const int itemsize,
+          const int use_popcount, uint64_t *acc_, uint64_t *seen_) {
+    const char *table = (const char *)batch_both;
+    uint64_t acc = SUIT_INIT, seen = 0, sum = 0, wide = 0, odd;
     if (use_popcount) {
         u64x2 both = {SUIT_INIT, 0};
         for (int i = 0; i < k; i++) {
-            both += batch_both[low_byte(row, i, itemsize)];
-            if (itemsize > 1) wide |= load_card(row, i, itemsize);
+            if (offs) {
+                both += *(const u64x2 *)(table + offs[i]);
+            } else {
+                both += batch_both[low_byte(row, i, itemsize)];
+                wide |= load_card(row, i, itemsize);
+            }
         }
         acc = both[0];
         seen = both[1];
         odd = (uint64_t)(__builtin_popcountll(seen) ^ k);
     } else {
-        acc = SUIT_INIT;
-        seen = 0;
         for (int i = 0; i < k; i++) {
-            unsigned card = low_byte(row, i, itemsize);
-            uint64_t bit = batch_both[card][1];
-            acc += batch_both[card][0];
-            seen |= bit;
-            sum += bit;
-            if (itemsize > 1) wide |= load_card(row, i, itemsize);
+            const uint64_t *entry;
+            if (offs) {
+                entry = (const uint64_t *)(table + offs[i]);
+            } else {
+                entry = (const uint64_t *)&batch_both[low_byte(row, i, itemsize)];
+                wide |= load_card(row, i, itemsize);
+            }
+            acc += entry[0];
+            seen |= entry[1];
+            sum += entry[1];
         }
         odd = sum ^ seen;
     }
     *acc_ = acc;
     *seen_ = seen;
-    *odd_ = odd | (acc & POISONED) | (wide >> 8);
+    return offs ? odd : odd | (acc & POISONED) | (wide >> 8);
 }
 
 #define CHUNK 256
 
-/* The rows in chunks of CHUNK: the first pass gives every row its rank-multiset strength and
- * lists, without a branch, the rows with a flush (a suit counter's top bit: some 3% of random
- * 7-card hands, too many and too random for a branch to predict); the second pass gives those
- * their best flush (from the suit's 13-bit lane of the card bits). The one branch a row is for a
- * bad row, which ends the loop. Returns -1, or the first bad row. */
+/* Rows [0, n) of a chunk: the first pass gives every row its rank-multiset strength and lists,
+ * without a branch, the rows with a flush (a suit counter's top bit: some 3% of random 7-card
+ * hands, too many and too random for a branch to predict); the second pass gives those their
+ * best flush, from the suit's 13-bit lane of the card bits. The one branch a row is for a bad
+ * row, which ends the loop. Returns -1, or the first bad row. */
+static inline __attribute__((always_inline)) Py_ssize_t
+chunk_rows(const char *chunk, const uint16_t *offs, Py_ssize_t n, const int k, const int itemsize,
+           int32_t *out, const int use_popcount) {
+    uint32_t flushes[CHUNK];
+    unsigned nflush = 0;
+    for (Py_ssize_t r = 0; r < n; r++) {
+        uint64_t acc, seen;
+        if (__builtin_expect(sum_cards(chunk + r * k * itemsize, offs ? offs + r * k : NULL, k,
+                                       itemsize, use_popcount, &acc, &seen) != 0,
+                             0)) {
+            return r;
+        }
+        uint64_t h = (uint64_t)(uint32_t)acc * hash_mult;
+        out[r] = rank_table[pos_of(h) ^ disp[bucket_of(h)]];
+        flushes[nflush] = (uint32_t)r;
+        nflush += (acc & FLUSH_BITS) != 0;
+    }
+    for (unsigned j = 0; j < nflush; j++) {
+        Py_ssize_t r = flushes[j];
+        uint64_t acc, seen;
+        sum_cards(chunk + r * k * itemsize, offs ? offs + r * k : NULL, k, itemsize, use_popcount,
+                  &acc, &seen);
+        /* the flush suit's counter has its top bit at 35 + 4 * suit; its lane is at 16 * suit */
+        unsigned shift = (unsigned)(__builtin_ctzll(acc & FLUSH_BITS) - 35) * 4;
+        out[r] = flush_table[(seen >> shift) & 0x1FFF];
+    }
+    return -1;
+}
+
+/* The offsets of a chunk's n * k items into offs[]; returns nonzero if a card is 52 or more. */
+#define CHUNK_OFFSETS(TYPE)                                                                   \
+    do {                                                                                      \
+        const TYPE *items = (const TYPE *)chunk;                                              \
+        TYPE most = 0;                                                                        \
+        for (Py_ssize_t j = 0; j < n * k; j++) {                                              \
+            TYPE card = items[j];                                                             \
+            most = card > most ? card : most;                                                 \
+            offs[j] = (uint16_t)(card * sizeof(u64x2));                                       \
+        }                                                                                     \
+        bad = most >= 52;                                                                     \
+    } while (0)
+
+/* Returns -1, or the first bad row. */
 static inline __attribute__((always_inline)) Py_ssize_t
 poker_rows(const char *base, Py_ssize_t nrows, const int k, const int itemsize, int32_t *out,
            const int use_popcount) {
-    uint32_t flushes[CHUNK];
+    uint16_t offs[CHUNK * 7];
+    const int narrow = itemsize <= 2;
     for (Py_ssize_t start = 0; start < nrows; start += CHUNK) {
-        Py_ssize_t end = nrows - start < CHUNK ? nrows : start + CHUNK;
-        unsigned nflush = 0;
-        for (Py_ssize_t r = start; r < end; r++) {
-            uint64_t acc, seen, odd;
-            sum_row(base + r * k * itemsize, k, itemsize, use_popcount, &acc, &seen, &odd);
-            if (__builtin_expect(odd != 0, 0)) return r;
-            uint64_t h = (uint64_t)(uint32_t)acc * hash_mult;
-            out[r] = rank_table[pos_of(h) ^ disp[bucket_of(h)]];
-            flushes[nflush] = (uint32_t)(r - start);
-            nflush += (acc & FLUSH_BITS) != 0;
+        Py_ssize_t n = nrows - start < CHUNK ? nrows - start : CHUNK, good = n;
+        const char *chunk = base + start * k * itemsize;
+        if (narrow) {
+            int bad;
+            if (itemsize == 1)
+                CHUNK_OFFSETS(uint8_t);
+            else
+                CHUNK_OFFSETS(uint16_t);
+            if (__builtin_expect(bad, 0)) { /* rows before the first with a bad card */
+                for (good = 0; good < n; good++) {
+                    int i = 0;
+                    while (i < k && load_card(chunk, good * k + i, itemsize) < 52) i++;
+                    if (i < k) break;
+                }
+            }
         }
-        for (unsigned j = 0; j < nflush; j++) {
-            Py_ssize_t r = start + flushes[j];
-            uint64_t acc, seen, odd;
-            sum_row(base + r * k * itemsize, k, itemsize, use_popcount, &acc, &seen, &odd);
-            /* the flush suit's counter has its top bit at 35 + 4 * suit; its lane at 16 * suit */
-            unsigned shift = (unsigned)(__builtin_ctzll(acc & FLUSH_BITS) - 35) * 4;
-            out[r] = flush_table[(seen >> shift) & 0x1FFF];
-        }
+        Py_ssize_t r =
+            chunk_rows(chunk, narrow ? offs : NULL, good, k, itemsize, out + start, use_popcount);
+        if (r >= 0) return start + r;
+        if (good < n) return start + good; /* no repeat before it */
     }
     return -1;
 }
