@@ -8,9 +8,10 @@ evaluator returns for each row (the tests check this on random hands):
 * :func:`tcp_rank_batch`: three cards, as :func:`sanh.eval.tcp_rank`;
 * :func:`teen_patti_rank_batch`: three cards, as :func:`sanh.eval.teen_patti_rank`.
 
-Any integer dtype works without a copy when the array is C-contiguous; ``uint8`` is the fastest.
-A row with a card outside 0..51 or a repeated card raises ValueError naming the first such row.
-The C speedups run the loop when they are built; otherwise the same tables are applied with NumPy.
+Any integer dtype works without a copy when the array is C-contiguous; 1- and 2-byte dtypes
+(``uint8``, ``int16``...) are the fastest. A row with a card outside 0..51 or a repeated card
+raises ValueError naming the first such row. The C speedups run the loop when they are built;
+otherwise the same tables are applied with NumPy.
 
 Threads: the C loop of :func:`evaluate_batch` splits a batch of at least
 ``2 * MIN_ROWS_PER_THREAD`` rows across worker threads (the GIL is released), one for every
@@ -65,8 +66,11 @@ _CARD_NAMES = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 
 MIN_ROWS_PER_THREAD = 32_768
-"""Rows each thread of a threaded batch gets at least: starting and joining a worker costs some
-tens of microseconds (more on a VM), what the C loop spends on about 10,000 rows."""
+"""Rows each thread of a threaded batch gets at least. Waking a worker costs some tens of
+microseconds on a VM (starting one, after 0.2 s idle, up to 60), what the C loop spends on
+10,000 to 20,000 rows, and a worker that finds every CPU busy only shares the caller's: on the
+2-core development VM two threads gained from about 32,768 rows on a quiet machine and lost
+nothing at 65,536 on a busy one (BENCHMARKS.md)."""
 
 
 def _threads_from_environment() -> int:
