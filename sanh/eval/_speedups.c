@@ -766,11 +766,12 @@ static void run_blocks(batch_job *job) {
  * time has the pool (`busy`); a batch that finds it busy runs in its calling thread. A worker
  * joins the posted job at most once, while it is posted and wants more workers; the owner
  * withdraws the job once it has run out of blocks, then waits for the workers still inside it
- * (spinning first: they are at most one block behind). Workers block every signal, and leave
- * after IDLE_SECONDS without a job, so that a program that batches once does not keep threads
- * (nor, from Python 3.12, get os.fork()'s warning about them). A forked child starts with no
- * workers. */
+ * (spinning first, briefly: they are at most one block behind). Workers block every signal,
+ * and leave after IDLE_SECONDS without a job, so that a program that batches once does not
+ * keep threads (nor, from Python 3.12, get os.fork()'s warning about them). A forked child
+ * starts with no workers. */
 #define IDLE_SECONDS 0.2
+#define SPIN_MICROSECONDS 50
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t work; /* a job was posted */
@@ -863,8 +864,20 @@ static int pool_run(batch_job *job, int helpers) {
     pthread_mutex_unlock(&pool.lock);
 
     run_blocks(job);
-    for (int spin = 0; spin < 4096 && __atomic_load_n(&pool.active, __ATOMIC_ACQUIRE); spin++) {
-        cpu_relax();
+    /* a running worker is at most one block (some 20 us) behind; one that was preempted gets
+       the CPU sooner if this thread sleeps, so spin for SPIN_MICROSECONDS at most */
+    {
+        struct timespec since, now;
+        clock_gettime(CLOCK_MONOTONIC, &since);
+        for (int spin = 1; __atomic_load_n(&pool.active, __ATOMIC_ACQUIRE); spin++) {
+            cpu_relax();
+            if (spin % 64 == 0) {
+                clock_gettime(CLOCK_MONOTONIC, &now);
+                if ((now.tv_sec - since.tv_sec) * 1000000000L + (now.tv_nsec - since.tv_nsec) >
+                    SPIN_MICROSECONDS * 1000L)
+                    break;
+            }
+        }
     }
     pthread_mutex_lock(&pool.lock);
     pool.job = NULL; /* a worker woken only now has nothing left to do */
