@@ -6,14 +6,21 @@ install still succeeds and sanh.eval runs its pure-Python and NumPy path, with t
 
 from __future__ import annotations
 
+import os
+
 from setuptools import Extension, setup
+
+# Worker threads of the batch loop: POSIX threads where there are some (elsewhere the C code keeps
+# every batch in the calling thread).
+THREADS = ["-pthread"] if os.name == "posix" else []
 
 setup(
     ext_modules=[
         Extension(
             "sanh.eval._speedups",
             sources=["sanh/eval/_speedups.c"],
-            extra_compile_args=["-O3"],
+            extra_compile_args=["-O3", *THREADS],
+            extra_link_args=THREADS,
             optional=True,
         )
     ]

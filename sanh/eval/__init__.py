@@ -6,7 +6,7 @@
 * :func:`teen_patti_rank`, :func:`teen_patti_category`: Teen Patti, RULES.md §14.4; 0..740.
 * :func:`evaluate_batch`, :func:`tcp_rank_batch`, :func:`teen_patti_rank_batch`: the same on
   NumPy arrays of hands (:mod:`sanh.eval.batch`, imported on first use so that the engines never
-  load NumPy).
+  load NumPy); a big :func:`evaluate_batch` runs on several threads (``SANH_EVAL_THREADS``).
 
 The order of hands is declared as data in :mod:`sanh.eval.lookup`; the C speedups
 (``sanh/eval/_speedups.c``, built by ``make install``) run the look-ups when they are built, and a

@@ -11,7 +11,7 @@ from types import ModuleType
 
 __all__ = ["ABI_VERSION", "BACKEND", "SPEEDUPS"]
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 """The version of the C interface this Python code expects."""
 
 

@@ -8,9 +8,17 @@ evaluator returns for each row (the tests check this on random hands):
 * :func:`tcp_rank_batch`: three cards, as :func:`sanh.eval.tcp_rank`;
 * :func:`teen_patti_rank_batch`: three cards, as :func:`sanh.eval.teen_patti_rank`.
 
-Any integer dtype works without a copy when the array is C-contiguous; ``uint8`` is the fastest.
-A row with a card outside 0..51 or a repeated card raises ValueError naming the row. The C
-speedups run the loop when they are built; otherwise the same tables are applied with NumPy.
+Any integer dtype works without a copy when the array is C-contiguous; 1- and 2-byte dtypes
+(``uint8``, ``int16``...) are the fastest. A row with a card outside 0..51 or a repeated card
+raises ValueError naming the first such row. The C speedups run the loop when they are built;
+otherwise the same tables are applied with NumPy.
+
+Threads: the C loop of :func:`evaluate_batch` splits a batch of at least
+``2 * MIN_ROWS_PER_THREAD`` rows across worker threads (the GIL is released), one for every
+``MIN_ROWS_PER_THREAD`` rows up to a limit: the ``threads`` argument, else the environment
+variable ``SANH_EVAL_THREADS`` (read at import), else the CPUs this process may run on.
+``threads=1`` keeps the whole batch in the calling thread. The results do not depend on it;
+:func:`batch_threads` says how many threads a batch would use.
 
 >>> import numpy as np
 >>> from sanh.cards import parse_cards
@@ -23,6 +31,8 @@ speedups run the loop when they are built; otherwise the same tables are applied
 
 from __future__ import annotations
 
+import os
+import warnings
 from array import array
 from functools import cache
 from typing import TypeAlias
@@ -35,7 +45,10 @@ from sanh.eval.poker import pure_tables
 from sanh.eval.three_card import SUITED_OFFSET, TCP_TABLE, TEEN_PATTI_TABLE
 
 __all__ = [
+    "DEFAULT_THREADS",
+    "MIN_ROWS_PER_THREAD",
     "Strengths",
+    "batch_threads",
     "evaluate_batch",
     "evaluate_batch_numpy",
     "rank_three_batch_numpy",
@@ -52,17 +65,72 @@ _POW5 = np.array([5**rank for rank in range(13)], dtype=np.int64)
 _CARD_NAMES = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 
-def evaluate_batch(cards: npt.ArrayLike) -> Strengths:
+MIN_ROWS_PER_THREAD = 32_768
+"""Rows each thread of a threaded batch gets at least. Waking a worker costs some tens of
+microseconds on a VM (starting one, after 0.2 s idle, up to 60), what the C loop spends on
+10,000 to 20,000 rows, and a worker that finds every CPU busy only shares the caller's: on the
+2-core development VM two threads gained from about 32,768 rows on a quiet machine and lost
+nothing at 65,536 on a busy one (BENCHMARKS.md)."""
+
+
+def _threads_from_environment() -> int:
+    value = os.environ.get("SANH_EVAL_THREADS", "").strip()
+    if value:
+        try:
+            threads = int(value)
+        except ValueError:
+            threads = 0
+        if threads >= 1:
+            return threads
+        warnings.warn(
+            f"SANH_EVAL_THREADS={value!r} is not a positive integer; ignored",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1)
+    return os.cpu_count() or 1
+
+
+DEFAULT_THREADS = _threads_from_environment()
+"""The thread limit of :func:`evaluate_batch` when it is not given: ``SANH_EVAL_THREADS``, else
+the CPUs this process may run on."""
+
+
+def batch_threads(rows: int, threads: int | None = None) -> int:
+    """How many threads :func:`evaluate_batch` uses for ``rows`` rows with this ``threads``.
+
+    One per :data:`MIN_ROWS_PER_THREAD` rows, at most ``threads`` (default
+    :data:`DEFAULT_THREADS`); always 1 without the C speedups or where they have no threads.
+
+    :raises ValueError: if ``threads`` is below 1.
+    """
+    limit = DEFAULT_THREADS if threads is None else threads
+    if limit < 1:
+        raise ValueError(f"threads must be at least 1, got {limit}")
+    if SPEEDUPS is None:
+        return 1
+    most: int = SPEEDUPS.max_threads()
+    return max(1, min(limit, most, rows // MIN_ROWS_PER_THREAD))
+
+
+def evaluate_batch(cards: npt.ArrayLike, *, threads: int | None = None) -> Strengths:
     """The poker strength of each row of ``cards`` (shape ``(N, k)``, k = 5, 6 or 7).
 
-    :raises ValueError: on a wrong shape or dtype, or a row with a bad or repeated card.
+    ``threads`` limits the threads a big batch is split across (see :func:`batch_threads`);
+    the results are the same for any value.
+
+    :raises ValueError: on a wrong shape or dtype, a row with a bad or repeated card (the first
+        such row is named), or ``threads`` below 1.
     """
     if SPEEDUPS is None:
+        batch_threads(0, threads)  # the same check of the argument
         return evaluate_batch_numpy(cards)
     hands = _card_array(cards, (5, 6, 7))
     rows, width = hands.shape
+    used = batch_threads(rows, threads)
     out = np.empty(rows, dtype=np.int32)
-    _check(hands, SPEEDUPS.evaluate_batch(width, hands, rows, hands.itemsize, out))
+    _check(hands, SPEEDUPS.evaluate_batch(width, hands, rows, hands.itemsize, out, used))
     return out
 
 

@@ -78,6 +78,19 @@ def test_bad_rows_are_named(name: str) -> None:
         batch(np.array([[300, 1, 2, 3, 4]], dtype=np.uint16))
 
 
+@pytest.mark.parametrize("name", sorted(POKER_BATCH))
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 6, 7])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64], ids=lambda d: np.dtype(d).name)
+def test_several_bad_cards_in_a_row(name: str, count: int, dtype: type[np.integer]) -> None:
+    """Any number of cards from 52 to 255 in one row is caught (the portable C loop once missed
+    an even number of them)."""
+    good = [0, 1, 2, 3, 4, 5, 6]
+    for bad in ([52, 53, 60, 63, 100, 200, 255], [255] * 7, [52] * 7):
+        row = bad[:count] + good[count:]
+        with pytest.raises(ValueError, match=r"row 1: (card index out of range|duplicate)"):
+            POKER_BATCH[name](np.array([good, row], dtype=dtype))
+
+
 @pytest.mark.parametrize("name", sorted(TCP_BATCH))
 def test_three_card_bad_rows_are_named(name: str) -> None:
     for batch in (TCP_BATCH[name], TEEN_PATTI_BATCH[name]):
@@ -139,3 +152,17 @@ def test_single_calls_accept_numpy_rows(dtype: type[np.integer]) -> None:
             rank(hand[:3]) == TEEN_PATTI_SINGLE["python"](three)
             for rank in TEEN_PATTI_SINGLE.values()
         )
+
+
+@pytest.mark.parametrize("name", sorted(POKER_BATCH))
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int64], ids=lambda d: np.dtype(d).name)
+def test_the_first_of_two_bad_rows_is_named(name: str, dtype: type[np.integer]) -> None:
+    """A repeat and a bad card close together (in one chunk of the C loop), either way round."""
+    hands = random_hands(600, 7, seed=12).astype(dtype)
+    repeat, bad = [0, 1, 4, 4, 5, 6, 7], [0, 1, 2, 3, 4, 5, 99]
+    for first, second, message in [(repeat, bad, "duplicate card 3c"), (bad, repeat, "range: 99")]:
+        for low, high in [(10, 20), (0, 1), (254, 257), (598, 599)]:
+            spoiled = hands.copy()
+            spoiled[low], spoiled[high] = first, second
+            with pytest.raises(ValueError, match=rf"^row {low}: .*{message}"):
+                POKER_BATCH[name](spoiled)
