@@ -21,12 +21,15 @@ __all__ = ["SYSTEM_TABLES", "Hall", "Metrics"]
 
 log = logging.getLogger("sanh.hall")
 
-SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any]], ...] = (
-    ("tai-xiu-system", "tai-xiu", 100, 50, {}),
-    ("three-card-poker-system", "three-card-poker", 1000, 7, {}),
-    ("teen-patti-2020-system", "teen-patti-2020", 1000, 50, {}),
+SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any], int], ...] = (
+    ("tai-xiu-system", "tai-xiu", 100, 50, {}, 6),
+    ("three-card-poker-system", "three-card-poker", 1000, 7, {}, 2),
+    ("teen-patti-2020-system", "teen-patti-2020", 1000, 50, {}, 4),
 )
-"""(table id, game, bet level L, seats, options) of the house tables opened at start."""
+"""(table id, game, bet level L, seats, options, bots) of the house tables opened at start.
+
+Their rounds run on the clock with or without players; a few bots bet there too, so that a
+newcomer finds a live board (the other bettors' totals, the results)."""
 
 
 BOT_TABLE_STAKE = 1000
@@ -138,7 +141,7 @@ class Hall:
 
     def open_system_tables(self) -> None:
         """Open the house tables (those whose game is registered)."""
-        for table_id, game_id, stake, seats, options in SYSTEM_TABLES:
+        for table_id, game_id, stake, seats, options, bots in SYSTEM_TABLES:
             if game_id in REGISTRY and table_id not in self.tables:
                 game = REGISTRY[game_id]
                 spec = TableSpec(
@@ -149,7 +152,9 @@ class Hall:
                     system=True,
                     name=game.info.name_vi,
                 )
-                self._add(table_id, spec)
+                actor = self._add(table_id, spec)
+                if bots and not actor.spec.bots:
+                    actor.submit("add_bots", None, bots)
 
     def _add(
         self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
