@@ -387,12 +387,41 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             "# TYPE sanh_hands_total counter",
         ]
         per_game: dict[str, int] = {}
+        voided: dict[str, int] = {}
         for actor in hall.tables.values():
-            per_game[actor.game.info.id] = (
-                per_game.get(actor.game.info.id, 0) + actor.hands_completed
-            )
+            game_id = actor.game.info.id
+            per_game[game_id] = per_game.get(game_id, 0) + actor.hands_completed
+            voided[game_id] = voided.get(game_id, 0) + actor.hands_voided
         for game_id, count in sorted(per_game.items()):
             lines.append(f'sanh_hands_total{{game="{game_id}"}} {count}')
+        lines += [
+            "# HELP sanh_hands_voided_total Hands voided and refunded per game (RULES.md §2.8).",
+            "# TYPE sanh_hands_voided_total counter",
+        ]
+        for game_id, count in sorted(voided.items()):
+            lines.append(f'sanh_hands_voided_total{{game="{game_id}"}} {count}')
+        lines += [
+            "# HELP sanh_messages_out_total WebSocket messages sent.",
+            "# TYPE sanh_messages_out_total counter",
+            f"sanh_messages_out_total {m.messages_out}",
+        ]
+        events = getattr(services.bank, "events", None)
+        if events is not None:
+            lines += [
+                "# HELP sanh_eventlog_commits_total Group commits of the table event log.",
+                "# TYPE sanh_eventlog_commits_total counter",
+                f"sanh_eventlog_commits_total {events.groups}",
+                "# HELP sanh_eventlog_rows_total Table events written to the log.",
+                "# TYPE sanh_eventlog_rows_total counter",
+                f"sanh_eventlog_rows_total {events.rows_written}",
+                "# HELP sanh_eventlog_pending Events appended and not yet durable.",
+                "# TYPE sanh_eventlog_pending gauge",
+                f"sanh_eventlog_pending {events.pending}",
+            ]
+        lines += m.command_seconds.lines(
+            "sanh_command_seconds",
+            "Client table commands, from arrival to their answer leaving (events durable first).",
+        )
         lines += [
             "# HELP sanh_errors_total Refused requests by code.",
             "# TYPE sanh_errors_total counter",

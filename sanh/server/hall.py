@@ -13,6 +13,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games.base import TableConfig
+from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
 from sanh.server.table import LogWriter, TableActor, TableSpec
@@ -46,6 +47,8 @@ class Metrics:
     errors: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     started_at: float = field(default_factory=time.time)
+    command_seconds: Histogram = field(default_factory=Histogram)
+    """Client commands, from arrival at the table to their answer leaving (durable first)."""
 
 
 class Hall:
@@ -167,6 +170,7 @@ class Hall:
             rng_factory=self.rng_factory,
             on_hand_end=self.on_hand_end,
             log_writer=self.log_writer,
+            command_seconds=self.metrics.command_seconds,
         )
         self.tables[table_id] = actor
         if save:

@@ -73,6 +73,7 @@ from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
 from sanh.server.jsonview import fast_jsonable
+from sanh.server.metrics import Histogram
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
@@ -191,6 +192,7 @@ class _Command:
     conn: Connection | None = None
     data: Any = None
     done: asyncio.Future[None] | None = None
+    queued_at: float = field(default_factory=time.perf_counter)
 
 
 class TableActor:
@@ -206,8 +208,11 @@ class TableActor:
         rng_factory: Callable[[str], Rng] | None = None,
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
         log_writer: LogWriter | None = None,
+        command_seconds: Histogram | None = None,
     ) -> None:
         self.id = table_id
+        self.command_seconds = command_seconds
+        """Seconds from a client command's arrival to its messages leaving (for /metrics)."""
         self.spec = spec
         self.game: Game[Any] = find_game(spec.game)
         self.bank = bank
@@ -420,6 +425,8 @@ class TableActor:
                 with contextlib.suppress(Exception):
                     await self._make_durable()
             self._release()
+            if self.command_seconds is not None and command.conn is not None:
+                self.command_seconds.observe(time.perf_counter() - command.queued_at)
             if command.done is not None and not command.done.done():
                 command.done.set_result(None)
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import time
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 
 from sanh.games import REGISTRY
@@ -108,6 +110,16 @@ def net_of(hall: HallProcess, player: str) -> int:
     return int(rows[0][0] or 0)
 
 
+def hand_net(hall: HallProcess, player: str, hand_id: str) -> int:
+    with Ledger.open(hall.db_url) as ledger, ledger.store.read() as tx:
+        rows = tx.execute(
+            "SELECT net FROM hand_players WHERE player_id = ? AND hand_id = ?",
+            (int(player), hand_id),
+        )
+    assert len(rows) == 1, f"{hand_id}: {rows}"
+    return int(rows[0][0])
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_player_and_bots_play_full_hands(hall: HallProcess, game_id: str) -> None:
     client = Client.guest(hall)
@@ -136,13 +148,57 @@ def test_a_player_and_bots_play_full_hands(hall: HallProcess, game_id: str) -> N
             == 0
         )
         if client.player in result["seats"]:
-            mine.append(settlement["deltas"][result["seats"].index(client.player)])
+            mine.append(
+                (result["hand"], settlement["deltas"][result["seats"].index(client.player)])
+            )
+    assert mine, "the player was in a settled hand"
     client.send({"type": "leave", "table": table})
     time.sleep(0.3)
     client.close()
     time.sleep(0.5)
-    assert net_of(hall, client.player) == sum(mine) or len(mine) < len(results)
+    # Every settlement the player was told of is exactly what the ledger's hand record holds
+    # (a hand still under way when the player left settles later, unseen by this client).
+    for hand, delta in mine:
+        assert hand_net(hall, client.player, f"{table}:{hand}") == delta
     hall.stop()
     assert gold_of(hall, client.player) == start + net_of(hall, client.player)
     report = audit(hall)
     assert report["ok"] is True
+
+
+PROMETHEUS_LINE = re.compile(
+    r"^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z]+=\"[^\"]*\"(,[a-z]+=\"[^\"]*\")*\})? -?[0-9.e+]+)$"
+)
+
+
+def test_metrics_count_what_happened_in_the_prometheus_text_format(hall: HallProcess) -> None:
+    client = Client.guest(hall)
+    created = client.http(
+        "POST", "/api/tables", json={"game": "lieng", "stake": 100, "seats": 3, "bots": 2}
+    )
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    client.connect()
+    client.send({"type": "join", "table": table})
+    client.send({"type": "sit", "table": table})
+    play_hands(client, table, 1, random.Random(7))
+    text = httpx.get(f"{hall.url}/metrics", timeout=10).text
+    assert text.endswith("\n")
+    values: dict[str, float] = {}
+    for line in text.splitlines():
+        assert PROMETHEUS_LINE.match(line), f"not the Prometheus text format: {line!r}"
+        if not line.startswith("#"):
+            name, value = line.rsplit(" ", 1)
+            values[name] = float(value)
+    assert values['sanh_hands_total{game="lieng"}'] >= 1
+    assert values['sanh_hands_voided_total{game="lieng"}'] == 0
+    assert values["sanh_connections"] >= 1
+    assert values["sanh_messages_in_total"] >= 3 and values["sanh_messages_out_total"] >= 3
+    assert values["sanh_actions_total"] >= 1
+    assert values["sanh_eventlog_rows_total"] > 0 and values["sanh_eventlog_commits_total"] > 0
+    count = values["sanh_command_seconds_count"]
+    assert count >= 3, "join, sit and the actions were timed"
+    assert values['sanh_command_seconds_bucket{le="+Inf"}'] == count
+    buckets = [v for k, v in values.items() if k.startswith("sanh_command_seconds_bucket")]
+    assert buckets == sorted(buckets), "cumulative buckets"
+    client.close()
