@@ -38,6 +38,15 @@ Choices where the rules are silent (ours, beyond RULES.md's [DEF]s):
 * If both a player and the banker leave after the deal, whoever left first loses that bet.
 * The banker's payouts are capped at the banker's balance, pro rata (§2.6); with the cover rule
   this only matters when options loosen it.
+
+The largest loss (:meth:`BaCayChuong.max_loss`), with ``M = bacaychuong.max_bet`` × L and ``n``
+seats: a player loses its bet, at most ``M``, or ``2 M`` with ``banker_ten_doubles``; the
+banker pays every winner, at most the ``n − 1`` bets of ``M`` each, doubled for 10-point hands
+(``ten_pays_double``): ``2 (n − 1) M`` by default, reached when every player bets ``M`` and
+wins with 10 points. The bound is the larger, and at least the balances the game checks: the
+cover for those bets, ``min_cover_multiple × (n − 1) M`` (it also covers the minimum to hold
+the bank), and ``platform.min_balance_multiple`` × L; so a banker holding the bound accepts
+every bet it would accept with any larger balance.
 """
 
 from __future__ import annotations
@@ -240,6 +249,21 @@ class BaCayChuong(Game[ChuongState]):
         if len(eligible) == 1:
             return _with_banker(state, eligible[0])
         return dataclasses.replace(state, phase="pick", candidates=eligible)
+
+    def max_loss(self, config: TableConfig) -> Chips:
+        """The most one seat can pay in a round (module docstring, *The largest loss*).
+
+        >>> BaCayChuong().max_loss(TableConfig.make(seats=4, stake=100))
+        6000
+        """
+        options = self.options(config)
+        top_bet = config.stake * int(options["bacaychuong.max_bet"])
+        others = config.seats - 1
+        player = top_bet * (2 if options["bacaychuong.banker_ten_doubles"] else 1)
+        banker = others * top_bet * (2 if options["bacaychuong.ten_pays_double"] else 1)
+        cover = int(options["bacaychuong.min_cover_multiple"]) * others * top_bet
+        balance = config.stake * max(1, int(options["platform.min_balance_multiple"]))
+        return max(player, banker, cover, balance)
 
     def min_cover(self, config: TableConfig, players: int) -> Chips:
         """The least balance that may hold the bank with ``players`` players in all."""

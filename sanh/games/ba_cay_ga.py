@@ -40,6 +40,12 @@ Choices where the rules are silent (documented [DEF]s of RULES.md, and ours):
 * Members who could not pay a carried round's stake stay members (they sat that round out).
 * If the host leaves before the deal, nobody is waited for: once everyone has decided and two
   players are ready, the cards are dealt.
+
+The largest loss (:meth:`BaCayGa.max_loss`): a seat pays at most one gà contribution (as a
+contributor of a collection round, or a ``pay_in`` joiner) and one round stake, so ``(gà
+multiple + stake multiple)`` × L, 2 L by default, reached by a contributor who loses. The gà
+it paid into earlier rounds was paid then. That is also the balance a seat needs to be dealt
+in (a member of a carried gà needs only the stake).
 """
 
 from __future__ import annotations
@@ -201,6 +207,15 @@ class BaCayGa(Game[GaState]):
             config.stake * int(options["bacayga.stake_multiple"]),
             config.stake * int(options["bacayga.ga_multiple"]),
         )
+
+    def max_loss(self, config: TableConfig) -> Chips:
+        """The most one seat can pay in a round: the gà and the stake (module docstring).
+
+        >>> BaCayGa().max_loss(TableConfig.make(seats=4, stake=100))
+        200
+        """
+        stake, ga = self.amounts(config)
+        return stake + ga
 
     # ----- setup ------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> GaState:

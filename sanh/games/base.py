@@ -466,6 +466,26 @@ class Game(Generic[S]):
         """
         raise NotImplementedError
 
+    def max_loss(self, config: TableConfig) -> Chips | None:
+        """The most one seat can be charged in a hand at this table, or ``None`` (no bound).
+
+        A sound upper bound, derived from the game's payment rules (each game's docstring
+        gives the derivation): with unlimited stacks, no seat ever pays more than this in
+        total over one hand (the sum of everything it pays, before receipts). It is also at
+        least every stack threshold the game checks (the balance needed to be dealt in, to
+        hold a bank), so a seat whose stack is ``min(balance, max_loss)`` plays and settles
+        exactly as with its whole balance: this is the amount a server needs to hold to cap
+        debts at the balance (RULES.md §2.6). Pure; it reads ``config.seats``,
+        ``config.stake`` and the options, and only games whose limits depend on the other
+        seats' stacks (Liêng) read ``config.stacks``.
+
+        ``None`` (the default) means the game knows no bound below the stack: Tẩy games
+        (the buy-in is the cap) and house games (a bet is its own cap).
+
+        :raises ConfigError: on options the game refuses.
+        """
+        return None
+
     def carry(self, state: S) -> Any:
         """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
 

@@ -32,6 +32,16 @@ Choices where the rules are silent (all [DEF]):
 * equal hands (only possible with ``lieng.points_tie = split``) split the pot; odd units go to
   the first tied winner in playing order from the first player;
 * the winner carried to the next hand is the winner of the main pot (or by fold).
+
+The largest loss (:meth:`Lieng.max_loss`). Raises are capped in size, not in number, so no
+bound follows from L, the seat count and the options: the players can raise each other up to
+their stacks. What bounds a hand is §8.2's total cap (Hold'em §4.5): a seat commits at most the
+largest stack among the other seats dealt in (ante included, unless the ante L is more). So no
+seat loses more than ``max(L, s₂)``, ``s₂`` the second-largest stack dealt in, and the
+second-richest player loses exactly ``s₂`` going all-in against the richest. :meth:`max_loss`
+returns one unit more, so that the richest seat, given ``min(stack, max_loss)``, is never left
+all-in where its whole balance would have chips behind: the hand then plays and settles as with
+the whole balance.
 """
 
 from __future__ import annotations
@@ -292,6 +302,22 @@ class Lieng(Game[LiengState]):
         options=OPTIONS,
         action_types=(Fold, Call, Raise, Show, Muck),
     )
+
+    def max_loss(self, config: TableConfig) -> Chips | None:
+        """What one seat can lose in the hand, plus one unit: the second-largest stack of the
+        seats dealt in, or L if more (module docstring); ``None`` if fewer than two can start.
+
+        >>> Lieng().max_loss(TableConfig.make(seats=3, stake=100, stacks=[9_000, 5_000, 2_000]))
+        5001
+        """
+        opts = settings(config)
+        dealt = sorted(
+            (s for s in config.stacks if can_start(s, config.stake, opts.min_balance_multiple)),
+            reverse=True,
+        )
+        if len(dealt) < 2:
+            return None
+        return max(dealt[1], config.stake) + 1
 
     def new_state(self, config: TableConfig) -> LiengState:
         """A new hand; every seat able to start antes L (or all it has, if less).

@@ -58,6 +58,24 @@ Choices where RULES.md is silent (ours):
   option value cannot hold a table.
 * Players below ``platform.min_balance_multiple`` × L sit the game out (§2.6); with fewer than
   two players left the game is cancelled.
+
+The largest loss (:meth:`Phom.max_loss`), × L, for ``n`` seats:
+
+* **Eats.** A seat pays when its discard is eaten. An eater holds at most 10 cards at any time
+  (its hand and its own laid melds: 9 or 10 dealt, then one card taken per card discarded, and
+  sending only gives cards away), and every card it has eaten sits in its own meld with at
+  least two of the eater's other cards (§9.3; laid melds hold one eaten card each), so an eater
+  eats at most 3 cards in a game (a 4th would need 12). The payer's discards are eaten at most
+  3 times by each of the ``n − 1`` others, each at the eater's ordinal multiplier (per eater:
+  the 1st, 2nd, 3rd) or the chốt multiplier, so at most ``Σₖ₌₁..₃ max(mₖ, chốt)`` per other
+  seat (``per_game``: the largest ``3 (n − 1)`` of ``max(mⱼ, chốt)`` over the game's at most
+  ``3 n`` eats).
+* **The end**, one of: a place (at most 3) or Móm (4); a share of an Ù (5, Ù tròn 10, Ù khan or
+  Ù K at most 10); the whole Ù tròn as the liable player, ``10 (n − 1)``; leaving,
+  ``5 (n − 1)``. The largest is ``10 (n − 1)``.
+
+The bound is ``eats + 10 (n − 1)``, × L, and at least ``platform.min_balance_multiple`` × L:
+75 L with four seats and the default multipliers 1, 2, 3 and chốt 5.
 """
 
 from __future__ import annotations
@@ -124,6 +142,8 @@ U_THUONG = 5
 U_TRON = 10
 MOM = 4
 DISCONNECT = 5
+EATS_PER_EATER = 3
+"""The most cards one player can eat in a game (module docstring, *The largest loss*)."""
 PLACE_TABLE: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 """× L paid to the 1st by each place, by the number of ranked players (§9.8)."""
 
@@ -377,6 +397,28 @@ class Phom(Game[PhomState]):
         options=OPTIONS,
         action_types=(Draw, Eat, LayDown, Send, Discard, Leave),
     )
+
+    def max_loss(self, config: TableConfig) -> Chips:
+        """The most one seat can pay in a game (module docstring, *The largest loss*).
+
+        >>> Phom().max_loss(TableConfig.make(seats=4, stake=100))
+        7500
+        """
+        rules = self.rules(config)
+        n = config.seats
+        multipliers = rules.eat_multipliers
+
+        def eat_value(ordinal: int) -> int:
+            ordinal_value = multipliers[min(ordinal, len(multipliers)) - 1]
+            return max(ordinal_value, rules.chot_multiplier)
+
+        if rules.per_game:
+            values = sorted((eat_value(j) for j in range(1, EATS_PER_EATER * n + 1)), reverse=True)
+            eats = sum(values[: EATS_PER_EATER * (n - 1)])
+        else:
+            eats = (n - 1) * sum(eat_value(k) for k in range(1, EATS_PER_EATER + 1))
+        worst = eats + U_TRON * (n - 1)
+        return max(worst, rules.min_balance_multiple) * config.stake
 
     def rules(self, config: TableConfig) -> _Rules:
         """The table's rules, options resolved."""

@@ -44,6 +44,34 @@ Choices where the rules are silent (each [DEF] unless RULES.md names it):
   whose stack is below ``platform.min_balance_multiple`` × L (10 by default, A-PL4) sits the
   game out; a carried winner sitting out counts as gone. The random first leader
   (``samloc.first_leader = random``) is a die with a face per seat dealt in.
+
+The largest loss (:meth:`SamLoc.max_loss`), in lá, for ``n`` seats. A hand holds 10 cards, so
+at most two fours of a kind, and at most three 2s (25 lá) while four 2s are an instant win, four
+(30) when ``samloc.instant_wins`` leaves them out. ``A`` is ``samloc.quad_ace_cut_value`` and
+``A⁺ = max(A − 20, 0)`` (there is one four of aces).
+
+* **Cuts** a seat pays: each chain it is the last player cut in needs one of its 2s (a single or
+  a pair) or its own four of a kind, and a cutter from another seat. With ``chain_value`` a
+  chain pays 20 per four in the final cutting play (a pair of 2s' chain is cut by two fours, 40)
+  or ``A`` for the four aces: at most ``20 × 2 (n − 1) + A⁺`` over the other seats' fours, and
+  at most ``max(40, A)`` per chain for at most 4 chains (three 2s and a four, or two 2s and two
+  fours; 5 with four 2s). With ``cumulative`` a chain pays every link, so at most
+  ``20 × 2 n + A⁺`` over every four at the table.
+* **The end**, one of: the seat's cards (Treo 15, plus its 2s with
+  ``treo_adds_two_values``; else 1 a card and 5/10 a 2 for at most 9 cards: 6 + 25 = 31, or
+  9 + its 2s with ``two_count = add``); *đền làng* or *đền trắng* for Treo, paying every loser's
+  cards (``15 (n − 1) + 30``: each loser's base is at most 15 and the deck's 2s are 30, from
+  three seats on); thối on 2s (at most three 2s, 25, plus ``thoi_finish_penalty``); leaving,
+  ``10 (n − 1)``.
+* **A Sâm**: the declarer pays ``25 (n − 1)`` on failure or when leaving, another seat 25, or
+  ``25 (n − 1)`` for *đền trắng*; no cut or card payment goes with it, and the game ends,
+  unless ``samloc.sam_fail_ends_game = false``: a declarer who failed then plays on and may pay
+  cuts and the end too. An instant win costs 20.
+
+The bound is ``max(20, 25 (n − 1), cuts + end)`` (``25 (n − 1) + cuts + end`` when a failed Sâm
+plays on), × L, and at least ``platform.min_balance_multiple`` × L. Two seats with
+``cumulative``: the cuts' 100 lá are reached (2♥ cut by four 3s over-cut by four 4s, then 2♦
+cut by four 5s over-cut by four aces: 40 + 60).
 """
 
 from __future__ import annotations
@@ -97,7 +125,7 @@ from sanh.games.base import (
     TableConfig,
     View,
 )
-from sanh.types import Seat
+from sanh.types import Chips, Seat
 
 __all__ = [
     "GAMES",
@@ -343,6 +371,37 @@ class SamLoc(Game[SamState]):
     )
 
     # ----- setup ----------------------------------------------------------------------------
+    def max_loss(self, config: TableConfig) -> Chips:
+        """The most one seat can pay in a game (module docstring, *The largest loss*).
+
+        >>> SamLoc().max_loss(TableConfig.make(seats=4, stake=100))
+        21500
+        """
+        rules = self.rules_of(config)
+        n = config.seats
+        four_twos = "four_twos" not in rules.instant_wins  # a hand may hold four 2s
+        twos = (10, 10, 5, 5) if four_twos else (10, 10, 5)
+        extra_ace = max(rules.four_aces - 20, 0)
+        if rules.overcut_cumulative:
+            cuts = 20 * 2 * n + extra_ace
+        else:
+            chains = min(5 if four_twos else 4, 2 * (n - 1))
+            cuts = min(chains * max(40, rules.four_aces), 20 * 2 * (n - 1) + extra_ace)
+        treo = TREO_LA + (sum(twos) if rules.treo_adds_two_values else 0)
+        if rules.two_count == "add":
+            cards = HAND_SIZE - 1 + sum(twos)
+        else:
+            cards = max(HAND_SIZE - 1 - k + sum(twos[:k]) for k in range(len(twos) + 1))
+        end = max(treo, cards, LEAVE_LA * (n - 1), 25 + rules.thoi_finish_penalty)
+        if n >= 3 and (rules.bao1_penalty == "den_lang" or rules.den_trang_with_treo):
+            end = max(end, TREO_LA * (n - 1) + 30)
+        sam = SAM_LA * (n - 1)
+        if rules.sam_fail_ends_game:
+            worst = max(INSTANT_WIN_LA, sam, cuts + end)
+        else:
+            worst = max(INSTANT_WIN_LA, sam + cuts + end)
+        return max(worst, rules.min_balance_multiple) * config.stake
+
     def rules_of(self, config: TableConfig) -> SamRules:
         """The resolved rule options of a table. :raises ConfigError: on a bad value."""
         o = self.options(config)

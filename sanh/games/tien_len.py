@@ -40,6 +40,31 @@ Choices where the rules are silent (each [DEF] unless RULES.md names it):
 * Instant-win hands: ``six_pairs`` counts a four of a kind as two pairs.
 * The 4-đôi-thông restore (§16) offers the turn to a player who passed at most once per play
   on the table.
+
+The largest loss (:meth:`TienLen.max_loss`), in lá, for ``n`` seats and cóng multiplier ``m``.
+A hand the deal does not end at once (no *tới trắng*) holds at most three 2s (four are an
+instant win) and at most five pairs counting 2s and a tứ quý as two (six are), so its special
+items are worth at most 25 (2♥ 2♦ 2♣) + 40 (two tứ quý; a 4 đôi thông is worth 30 for four
+pairs, a tứ quý with 3 đôi thông 30 for five) = **65** lá, and items plus ordinary cards at
+most 65 + 2 = **67** (fewer items leave more ordinary cards but count less). A seat's cards
+reach its payments only once each: as an item cut in a chain it pays for, a special item or
+an ordinary card left at the end, or the beaten play of a Thối 3 Bích. A cóng seat never
+played, so no chain charges it. With ``tlmn.chain_cut = cumulative`` a chain also charges the
+earlier victims, other seats' plays: at most all four 2s (30 in all, shared with the payer's
+own) and two tứ quý (40) per other seat, so the payer's own cards and the chains it pays are
+worth at most ``S = 30 + 40 n`` (the payer's tứ quý and ordinary cards at most 45, so
+``40 n + 35`` with the cards left); with ``last_item`` a chain charges the payer's own play
+only and ``S = 65``. The cases, of which one seat meets one per hand:
+
+* *tới trắng*: 26 (rank scoring: 2), nothing else that hand;
+* count scoring, someone goes out: ``40 n + 35`` (``last_item``: 67); cóng: ``65 + 2 m``;
+* rank scoring: the last place pays ``n − 1`` and its items: ``n − 1 + S``;
+* §16 Đút 3 Bích: ``26 + S``; Thối 3 Bích: ``26 (n − 1) + S``.
+
+The bound is the largest case that the options allow, × L, and at least
+``platform.min_balance_multiple`` × L. Four players, defaults: 195 L (the cumulative chain
+2♠, seven tứ quý, then a higher tứ quý over the payer's costs it 145 lá, and 2♥ 2♦ 2♣ with two
+ordinary cards left 27 more: 172 reached).
 """
 
 from __future__ import annotations
@@ -92,7 +117,7 @@ from sanh.games.base import (
     TableConfig,
     View,
 )
-from sanh.types import Seat
+from sanh.types import Chips, Seat
 
 __all__ = [
     "GAMES",
@@ -115,6 +140,12 @@ INSTANT_WIN_RANK = 2
 RANK_PAYMENTS: dict[int, tuple[int, ...]] = {2: (1,), 3: (1, 2), 4: (1, 2, 3)}
 """Rank mode (RULES.md §12.6): what the 2nd, 3rd … last places pay the 1st, in L."""
 DUT_3_BICH_LA = 26
+TWOS_LA = 30
+"""All four 2s of the deck, in lá (5 + 5 + 10 + 10)."""
+NON_TWO_ITEMS_LA = 40
+"""The most lá a hand holds in special items other than 2s: two tứ quý (module docstring)."""
+HAND_ITEMS_LA = 65
+"""The most lá a hand the deal does not end holds in special items: three 2s, two tứ quý."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +302,26 @@ class TienLen(Game[TienLenState]):
     )
 
     # ----- setup ----------------------------------------------------------------------------
+    def max_loss(self, config: TableConfig) -> Chips:
+        """The most one seat can pay in a hand (module docstring, *The largest loss*).
+
+        >>> TienLen().max_loss(TableConfig.make(seats=4, stake=100))
+        19500
+        """
+        rules = self.rules_of(config)
+        n = config.seats
+        cumulative = rules.chain_cut == "cumulative"
+        own_and_chains = TWOS_LA + NON_TWO_ITEMS_LA * n if cumulative else HAND_ITEMS_LA
+        cases = [INSTANT_WIN_RANK if rules.scoring == "rank" else INSTANT_WIN_LA]
+        if rules.scoring == "count":
+            cases.append(TWOS_LA + 45 + NON_TWO_ITEMS_LA * (n - 1) if cumulative else 67)
+            cases.append(HAND_ITEMS_LA + 2 * rules.cong_multiplier)
+        else:
+            cases.append(RANK_PAYMENTS[n][-1] + own_and_chains)
+        if rules.dut_3_bich:
+            cases.append(DUT_3_BICH_LA * (n - 1) + own_and_chains)
+        return max(max(cases) * config.stake, rules.min_balance_multiple * config.stake)
+
     def rules_of(self, config: TableConfig) -> TienLenRules:
         """The resolved rule options of a table."""
         o = self.options(config)

@@ -54,7 +54,7 @@ from typing import Any
 from sanh.bots import Bot, bot_for
 from sanh.cards.card import Card
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
-from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
+from sanh.errors import ConfigError, IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
 from sanh.games.base import (
     CHANCE,
@@ -86,7 +86,9 @@ STAKED_GAMES = frozenset({"texas-holdem", "poker-aof", "xi-to"})
 MIN_BALANCE_MULTIPLE = 10
 """RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
 HOLD_CAP_MULTIPLE = 1000
-"""A non-Tẩy hand holds at most this many L of a player's balance for the hand."""
+"""A house game's round holds at most this many L of a player's balance (what they can bet).
+Other non-Tẩy games hold what the hand can cost (``Game.max_loss``), so debts are capped at the
+balance (RULES.md §2.6)."""
 BOT_ACTIONS_PER_WINDOW = 3
 """A bot acts at most this many times in one window (a betting window, a squeeze window)."""
 MAX_NONCES = 512
@@ -1025,10 +1027,11 @@ class TableActor:
                 return
             lineup, host_seat = ready[: info.seats_max], None
         players = [self.seats[i] if i in ready else None for i in lineup]
+        bound = self._loss_bound(players)
         caps: dict[str, int] = {}
         for slot in players:
             if slot is not None:
-                caps[slot.player.id] = self._hand_cap(slot)
+                caps[slot.player.id] = self._hand_cap(slot, bound)
         self.hand += 1
         self.server_seed = new_server_seed()
         rng_seed = self.server_seed
@@ -1088,13 +1091,31 @@ class TableActor:
         self.bot_counts = {}
         self._advance()
 
-    def _hand_cap(self, slot: SeatSlot) -> int:
-        """What the player can commit in the hand: the table stake (Tẩy), else the balance
-        (at most :data:`HOLD_CAP_MULTIPLE` L of it, held for the hand)."""
+    def _hand_cap(self, slot: SeatSlot, bound: int | None = None) -> int:
+        """What the player can commit in the hand, held for it: the table stake (Tẩy); in a
+        house game the balance, at most :data:`HOLD_CAP_MULTIPLE` L; otherwise the balance, at
+        most ``bound``, the most the hand can cost a seat (:meth:`_loss_bound`): holding that
+        is the same as capping debts at the whole balance (RULES.md §2.6)."""
         if self.staked:
             return self.bank.table_stake(self.id, slot.player.id)
         balance = self.bank.balance(slot.player.id)
-        return min(balance, HOLD_CAP_MULTIPLE * self.spec.stake)
+        if self.banked:
+            return min(balance, HOLD_CAP_MULTIPLE * self.spec.stake)
+        return balance if bound is None else min(balance, bound)
+
+    def _loss_bound(self, players: list[SeatSlot | None]) -> int | None:
+        """``Game.max_loss`` of a non-Tẩy player-vs-player hand with these engine seats, read
+        with their balances as stacks; ``None``: no bound (or options the game refuses)."""
+        if self.staked or self.banked:
+            return None
+        balances = [self.bank.balance(s.player.id) if s is not None else 0 for s in players]
+        config = TableConfig.make(
+            seats=len(players), stake=self.spec.stake, stacks=balances, options=self.spec.options
+        )
+        try:
+            return self.game.max_loss(config)
+        except ConfigError:
+            return None
 
     def _house_lineup(self, ready: list[int]) -> tuple[list[int], int | None] | None:
         """A house round's engine seats (every table seat) and its bank seat, or None.

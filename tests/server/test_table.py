@@ -18,7 +18,8 @@ from typing import Any
 
 from sanh.errors import NotationError
 from sanh.games import REGISTRY
-from sanh.games.base import Action
+from sanh.games.base import Action, TableConfig
+from sanh.ledger.model import ResultCode, Transfer, TransferCode, player_account
 from sanh.notation.jsonable import event_from_json
 from sanh.server import protocol as p
 from sanh.server.hall import Hall
@@ -387,5 +388,68 @@ def test_an_engine_fault_mid_hand_voids_the_hand_and_releases_its_holds() -> Non
         assert services.ledger.open_holds() == []
         results = [m for m in players[0].drain() if m["type"] == "result"]
         assert results[-1]["voided"] == "unrecoverable server fault"
+
+    _run(body, timer_scale=1.0)
+
+
+# ----- holds ---------------------------------------------------------------------------------
+def _move_gold(services: WalletServices, source: Seat, target: Seat, amount: int) -> None:
+    result = services.ledger.transfer(
+        Transfer.single(
+            f"test:{uuid.uuid4().hex}",
+            player_account(source.info.id),
+            player_account(target.info.id),
+            amount,
+            TransferCode.TRANSFER,
+        )
+    )
+    assert result is ResultCode.OK
+
+
+def _holds(services: WalletServices) -> dict[str, int]:
+    return {t.debit_account: t.amount for t in services.ledger.open_holds()}
+
+
+def test_a_hand_holds_what_it_can_cost_at_most_the_balance() -> None:
+    """RULES.md §2.6: a non-Tẩy hand holds ``min(balance, Game.max_loss)`` of each player, so
+    debts are capped at the whole balance and no more is held (Tiến lên, 3 seats: 155 L)."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        _move_gold(
+            services, players[1], players[2], services.bank.balance(players[1].info.id) - 12_000
+        )
+        actor = _table(hall, "tien-len", 3, players[0])
+        bound = actor.game.max_loss(TableConfig.make(seats=3, stake=100))
+        assert bound == 15_500
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None)
+        expected = {
+            player_account(p.info.id): h
+            for p, h in zip(players, [bound, 12_000, bound], strict=True)
+        }
+        assert _holds(services) == expected
+        assert sorted(actor.state.config.stacks) == sorted(expected.values())
+
+    _run(body, timer_scale=1.0)
+
+
+def test_a_lieng_hand_holds_at_most_the_second_largest_balance() -> None:
+    """Liêng: nobody can lose more than the second-largest balance at the table, so only the
+    richest player's hold is trimmed, to one unit more than it."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        _move_gold(
+            services, players[1], players[2], services.bank.balance(players[1].info.id) - 50_000
+        )
+        balances = [services.bank.balance(p.info.id) for p in players]
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None)
+        expected = [balances[0], 50_000, balances[0] + 1]
+        assert _holds(services) == {
+            player_account(p.info.id): h for p, h in zip(players, expected, strict=True)
+        }
 
     _run(body, timer_scale=1.0)
