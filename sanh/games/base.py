@@ -486,6 +486,14 @@ class Game(Generic[S]):
         """
         return None
 
+    def at_risk(self, state: S, seat: Seat) -> Chips | None:
+        """House games: the most ``seat`` can lose as the hand stands (its bets so far; the
+        bank's reservations at a player-hosted table). The server holds this much of the
+        player's gold as the bets come, since a house game needs only the amount bet
+        (RULES.md §2.6). ``None`` (the default): not a house game; the stack is held whole.
+        """
+        return None
+
     def carry(self, state: S) -> Any:
         """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
 

@@ -516,6 +516,13 @@ class TaiXiu(Game[TaiXiuState]):
         held = sum(a for _, a in state.confirmed[seat]) + sum(a for _, a in state.pending[seat])
         return state.config.stacks[seat] - held
 
+    def at_risk(self, state: TaiXiuState, seat: Seat) -> Chips | None:
+        """A bettor's confirmed and placed chips; the host of a player table, every
+        reservation (the most its bank can pay out)."""
+        if self.is_host(state, seat):
+            return state.reserved
+        return sum(a for _, a in state.confirmed[seat]) + sum(a for _, a in state.pending[seat])
+
     def bank_available(self, state: TaiXiuState) -> Chips | None:
         """A player table's bank less every reservation (``None`` at the system table)."""
         if not state.rules.player_table:

@@ -446,6 +446,10 @@ class TeenPatti2020(Game[TeenPattiState]):
         """What ``seat`` can still bet this round."""
         return state.config.stacks[seat] - sum(state.bets[seat])
 
+    def at_risk(self, state: TeenPattiState, seat: Seat) -> Chips | None:
+        """The seat's bets (a bet loses at most its stake)."""
+        return sum(state.bets[seat])
+
     def _can_bet(self, state: TeenPattiState, seat: Seat) -> bool:
         if state.ready[seat] or state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
             return False

@@ -517,6 +517,10 @@ class ThreeCardPoker(Game[TcpState]):
             return tuple(actions)
         return ()
 
+    def at_risk(self, state: TcpState, seat: Seat) -> Chips | None:
+        """The seat's bets, the Play bet included (a bet loses at most its stake)."""
+        return state.committed(seat)
+
     @staticmethod
     def _can_play(state: TcpState, seat: Seat) -> bool:
         return state.config.stacks[seat] - state.committed(seat) >= state.bets[seat][ANTE]

@@ -69,8 +69,18 @@ class Bank(Protocol):
     def join_hand(
         self, table: str, hand: int, seq: int, player: str, cap: int, event: dict[str, Any]
     ) -> bool:
-        """Hold a player's cap for a hand under way (a house game's SitIn) and log ``event``
-        at ``seq``, in one transaction; False (nothing done) if the hold is refused."""
+        """Seat a player in a hand under way (a house game's SitIn): hold ``cap`` (0: nothing,
+        the bets are held as they come) and log ``event`` at ``seq``, in one transaction;
+        False (nothing done) if the hold is refused."""
+        ...
+
+    def hold_bet(self, table: str, hand: int, player: str, amount: int) -> bool:
+        """Hold ``amount`` more of a player's gold for a hand under way (a house game's bet,
+        RULES.md §2.6); False, with nothing held, when the wallet cannot cover it."""
+        ...
+
+    def held_in_hand(self, table: str, hand: int) -> dict[str, int]:
+        """Per player, the gold held for a hand under way (rebuilt from the ledger)."""
         ...
 
     def clan_members(self, players: list[str]) -> set[str]:

@@ -85,14 +85,14 @@ STAKED_GAMES = frozenset({"texas-holdem", "poker-aof", "xi-to"})
 """Tẩy games: players bring a table stake through the buy-in panel (RULES.md §2.3, §4.9)."""
 MIN_BALANCE_MULTIPLE = 10
 """RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
-HOLD_CAP_MULTIPLE = 1000
-"""A house game's round holds at most this many L of a player's balance (what they can bet).
-Other non-Tẩy games hold what the hand can cost (``Game.max_loss``), so debts are capped at the
-balance (RULES.md §2.6)."""
 BOT_ACTIONS_PER_WINDOW = 3
 """A bot acts at most this many times in one window (a betting window, a squeeze window)."""
 MAX_NONCES = 512
 """Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
+
+
+class HoldRefused(IllegalActionError):
+    """A house game's bet that the player's wallet (or the host's bank) cannot cover now."""
 
 
 class Connection:
@@ -228,6 +228,8 @@ class TableActor:
         self.hand = 0
         self.hand_players: list[int] = []
         """Engine seat -> table seat, for the hand in progress."""
+        self.held: dict[int, int] = {}
+        """House games: engine seat -> the gold held for its bets in the hand in progress."""
         self.carry: Any = None
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
@@ -363,8 +365,11 @@ class TableActor:
             seated.add(player_id)
         self.state = state
         self.hand_rng = rng
-        self.seq = max([0, *(int(e.get("seq", 0)) for e in moves)])
+        self.seq = max([0, *(int(e.get("seq", 0)) for e in events if "seq" in e)])
         self.hand_players = list(opening["seats"])
+        if self.banked:  # the bets' holds, as the ledger has them
+            held = self.bank.held_in_hand(self.id, hand)
+            self.held = {seat: held[pid] for seat, pid in lineup if pid is not None and pid in held}
         return seated
 
     def _last_carry(self) -> Any:
@@ -912,6 +917,9 @@ class TableActor:
         except NotYourTurnError as exc:
             self._error(conn, p.ErrorCode.NOT_YOUR_TURN, exc.reason, nonce=message.nonce)
             return
+        except HoldRefused as exc:
+            self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, exc.reason, nonce=message.nonce)
+            return
         except IllegalActionError as exc:
             self._error(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, nonce=message.nonce)
             return
@@ -1067,7 +1075,7 @@ class TableActor:
         opened = self.bank.open_hand(
             self.id,
             self.hand,
-            caps,
+            {} if self.banked else caps,  # a house game holds each bet as it comes
             {
                 "kind": "open",
                 "game": self.game.info.id,
@@ -1086,21 +1094,23 @@ class TableActor:
             return
         self.state = state
         self.hand_players = lineup
+        self.held = {}
         self.deadlines = {}
         self._window = None
         self.bot_counts = {}
         self._advance()
 
     def _hand_cap(self, slot: SeatSlot, bound: int | None = None) -> int:
-        """What the player can commit in the hand, held for it: the table stake (Tẩy); in a
-        house game the balance, at most :data:`HOLD_CAP_MULTIPLE` L; otherwise the balance, at
-        most ``bound``, the most the hand can cost a seat (:meth:`_loss_bound`): holding that
-        is the same as capping debts at the whole balance (RULES.md §2.6)."""
+        """What the player can commit in the hand: the table stake (Tẩy); in a house game
+        the whole balance (not held: each bet is held as it comes, :meth:`_hold_bets`);
+        otherwise the balance, at most ``bound``, the most the hand can cost a seat
+        (:meth:`_loss_bound`), held for the hand: holding that is the same as capping debts
+        at the whole balance (RULES.md §2.6)."""
         if self.staked:
             return self.bank.table_stake(self.id, slot.player.id)
         balance = self.bank.balance(slot.player.id)
         if self.banked:
-            return min(balance, HOLD_CAP_MULTIPLE * self.spec.stake)
+            return balance  # what the player may bet; each bet is held as it comes
         return balance if bound is None else min(balance, bound)
 
     def _loss_bound(self, players: list[SeatSlot | None]) -> int | None:
@@ -1136,7 +1146,8 @@ class TableActor:
 
     def _sit_in(self, seat: int) -> bool:
         """A player sat down at a house table during the betting window: give the empty
-        engine seat a stack (held in the ledger) so that they bet in this round."""
+        engine seat a stack (the balance; its bets are held as they come) so that they bet in
+        this round. The ``join`` log entry names the player for a rebuild."""
         slot = self.seats[seat]
         if self.state is None or not self.banked or slot is None or seat not in self._ready_seats():
             return False
@@ -1152,7 +1163,7 @@ class TableActor:
             self.hand,
             self.seq,
             slot.player.id,
-            cap,
+            0,
             {"kind": "join", "seat": seat, "player": slot.player.id},
         ):
             self.seq -= 1
@@ -1168,9 +1179,34 @@ class TableActor:
         """
         assert self.state is not None
         state = self.game.apply(self.state, event)  # validates; pure, so nothing changes yet
+        if self.banked:
+            self._hold_bets(event, state)  # the bet's gold is held before the bet counts
         self.seq += 1
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = state
+
+    def _hold_bets(self, event: Event, state: Any) -> None:
+        """House games need only the amount bet (RULES.md §2.6): hold what a seat's bets (or
+        a player-hosted bank's reservations) put at risk as they grow.
+
+        :raises HoldRefused: the wallet cannot cover it (the event does not count).
+        """
+        seats = {state.config.host}
+        if isinstance(event, Action) and event.seat is not None:
+            seats.add(event.seat)
+        for seat in sorted(seats):
+            risk = self.game.at_risk(state, seat) or 0
+            need = risk - self.held.get(seat, 0)
+            slot = self.seats[self.hand_players[seat]]
+            if need <= 0 or slot is None:
+                continue
+            if not self.bank.hold_bet(self.id, self.hand, slot.player.id, need):
+                raise HoldRefused(
+                    event,
+                    f"the wallet of p{seat + 1} cannot cover {need / 100:,.2f} gold more",
+                    state.version - 1,
+                )
+            self.held[seat] = risk
 
     def _flush_log(self) -> None:
         """Hand the buffered events to the bank now: the hand's settlement commits them first."""

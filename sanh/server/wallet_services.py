@@ -3,7 +3,8 @@
 Every chip moves through :class:`sanh.ledger.book.Ledger`:
 
 * a non-Tẩy hand holds each player's commitment (a pending transfer wallet -> table escrow)
-  when it opens; the settlement is one linked batch (``record_hand``) that posts what each
+  when it opens (a house game holds each bet as it is placed instead, ``hold_bet``: it needs
+  only the amount bet); the settlement is one linked batch (``record_hand``) that posts what each
   seat lost from its hold, releases the rest, pays winners, the house, fees, breakage and
   clan treasuries, and records XP;
 * in Tẩy games the buy-in moves gold to ``stake:<table>:<player>``, hands settle between those
@@ -89,7 +90,8 @@ def _pid(player: str) -> int:
 
 @dataclass
 class _OpenHand:
-    holds: dict[str, Transfer]
+    holds: dict[str, list[Transfer]]
+    """Per player, the hand's holds (one at the opening, or one per bet in a house game)."""
     config: dict[str, Any]
     opened_at: float
     events: list[dict[str, Any]]
@@ -178,25 +180,26 @@ class LedgerBank:
         )
         if not result.ok:
             return HandOpen(held={}, refused=tuple(caps))
-        self.open[(table, hand)] = _OpenHand(holds, event.get("config", {}), time.time(), [event])
+        self.open[(table, hand)] = _OpenHand(
+            {player: [hold] for player, hold in holds.items()},
+            event.get("config", {}),
+            time.time(),
+            [event],
+        )
         return HandOpen(held=dict(caps), refused=())
 
     def join_hand(
         self, table: str, hand: int, seq: int, player: str, cap: int, event: dict[str, Any]
     ) -> bool:
-        """Hold a player's cap for a hand under way and log ``event`` at ``seq`` with it."""
-        opened = self.open.get((table, hand))
-        if opened is None or player in opened.holds or cap <= 0:
+        """Hold a player's cap for a hand under way (nothing when ``cap`` is 0: a house game
+        holds each bet as it comes) and log ``event`` at ``seq`` with it."""
+        opened = self._opened(table, hand)
+        if player in opened.holds or cap < 0:
             return False
         escrow = escrow_account(table)
-        hold = Transfer.hold(
-            f"{table}:h{hand}:hold:{player}",
-            player_account(_pid(player)),
-            escrow,
-            cap,
-            TransferCode.STAKE_HOLD,
-            memo=str(opened.events[0].get("game", "")) if opened.events else "",
-        )
+        transfers = []
+        if cap > 0:
+            transfers.append(self._hold(table, hand, player, cap, opened, escrow))
         payload = json.dumps(event)
 
         def log(tx: TxHandle) -> None:
@@ -207,7 +210,7 @@ class LedgerBank:
 
         result = self.events.run_with_log(
             lambda on_apply: self.ledger.submit(
-                [hold],
+                transfers,
                 batch_id=f"{table}:h{hand}:join:{player}",
                 accounts=[AccountSpec(escrow)],
                 on_apply=on_apply,
@@ -216,9 +219,71 @@ class LedgerBank:
         )
         if not result.ok:
             return False
-        opened.holds[player] = hold
+        opened.holds[player] = transfers
         opened.events.append({**event, "seq": seq})
         return True
+
+    def hold_bet(self, table: str, hand: int, player: str, amount: int) -> bool:
+        """Hold ``amount`` more of the player's gold for a hand under way (a house game's
+        bet); False, with nothing held, when the wallet cannot cover it."""
+        if amount <= 0:
+            return amount == 0
+        opened = self._opened(table, hand)
+        escrow = escrow_account(table)
+        hold = self._hold(table, hand, player, amount, opened, escrow)
+        result = self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                [hold], accounts=[AccountSpec(escrow)], on_apply=on_apply
+            ),
+            lambda tx: None,
+        )
+        if not result.ok:
+            return False
+        opened.holds.setdefault(player, []).append(hold)
+        return True
+
+    def held_in_hand(self, table: str, hand: int) -> dict[str, int]:
+        """Per player, the gold held for a hand under way."""
+        opened = self._opened(table, hand)
+        return {p: sum(h.amount for h in holds) for p, holds in opened.holds.items() if holds}
+
+    def _hold(
+        self, table: str, hand: int, player: str, amount: int, opened: _OpenHand, escrow: str
+    ) -> Transfer:
+        count = len(opened.holds.get(player, ()))
+        suffix = f":{count}" if count else ""
+        return Transfer.hold(
+            f"{table}:h{hand}:hold:{player}{suffix}",
+            player_account(_pid(player)),
+            escrow,
+            amount,
+            TransferCode.STAKE_HOLD,
+            memo=str(opened.events[0].get("game", "")) if opened.events else "",
+        )
+
+    def _opened(self, table: str, hand: int) -> _OpenHand:
+        """The open hand's record; rebuilt from the ledger and the log after a restart."""
+        opened = self.open.get((table, hand))
+        if opened is None:
+            events = self._events(table, hand)
+            opened = _OpenHand(
+                self._ledger_holds(table, hand),
+                events[0].get("config", {}) if events else {},
+                time.time(),
+                events,
+            )
+            self.open[(table, hand)] = opened
+        return opened
+
+    def _ledger_holds(self, table: str, hand: int) -> dict[str, list[Transfer]]:
+        """The open holds of a hand in the ledger, per player (ids ``...:hold:<player>[:n]``)."""
+        prefix = f"{table}:h{hand}:hold:"
+        out: dict[str, list[Transfer]] = {}
+        for hold in self.ledger.open_holds(escrow_account(table)):
+            if hold.id.startswith(prefix):
+                owner = hold.id[len(prefix) :].split(":", 1)[0]
+                out.setdefault(owner, []).append(hold)
+        return out
 
     def clan_members(self, players: list[str]) -> set[str]:
         """Which of these players belong to a clan."""
@@ -256,14 +321,13 @@ class LedgerBank:
         holds: dict[int, Sequence[Transfer]] = {}
         if opened is not None:
             for seat, player in enumerate(players):
-                if player is not None and player in opened.holds:
-                    holds[seat] = [opened.holds[player]]
+                if player is not None and opened.holds.get(player):
+                    holds[seat] = list(opened.holds[player])
         else:  # recovered after a restart: find the holds in the ledger
-            for hold in self.ledger.open_holds(escrow_account(table)):
-                if hold.id.startswith(f"{table}:h{hand}:hold:"):
-                    owner = hold.id.rsplit(":", 1)[1]
-                    if owner in players:
-                        holds[players.index(owner)] = [hold]
+            by_owner = self._ledger_holds(table, hand)
+            for seat, player in enumerate(players):
+                if player is not None and by_owner.get(player):
+                    holds[seat] = by_owner[player]
         accounts = (
             [stake_account(table, pid) for pid in ids]
             if staked
@@ -337,15 +401,8 @@ class LedgerBank:
     def void_hand(self, table: str, hand: int, reason: str) -> None:
         """Release every hold of the hand and log why (a refund)."""
         opened = self.open.pop((table, hand), None)
-        holds = (
-            list(opened.holds.values())
-            if opened is not None
-            else [
-                h
-                for h in self.ledger.open_holds(escrow_account(table))
-                if h.id.startswith(f"{table}:h{hand}:hold:")
-            ]
-        )
+        by_owner = opened.holds if opened is not None else self._ledger_holds(table, hand)
+        holds = [h for player_holds in by_owner.values() for h in player_holds]
         payload = json.dumps({"kind": "void", "reason": reason})
 
         def log(tx: TxHandle) -> None:

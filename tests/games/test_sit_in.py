@@ -180,4 +180,31 @@ def test_random_rounds_with_players_sitting_in_balance_and_replay(game_id: str, 
     settlement.check()
     for seat in range(seats):
         assert -settlement.deltas[seat] <= state.config.stacks[seat], "nobody loses above stack"
+        risk = game.at_risk(state, seat)
+        assert risk is not None and -settlement.deltas[seat] <= risk, "the hold covers the loss"
     assert game.replay(config, state.history) == state
+
+
+@pytest.mark.parametrize("game_id", BANKED)
+def test_at_risk_is_what_the_bets_hold(game_id: str) -> None:
+    """What the server holds as bets come (house games need only the amount bet)."""
+    game = REGISTRY[game_id]
+    state = game.new_state(TableConfig.make(seats=2, stake=STAKE, stacks=[500 * STAKE] * 2))
+    assert game.at_risk(state, 0) == game.at_risk(state, 1) == 0
+    ranges = game.amount_ranges_for(state, 0)
+    state = game.apply(state, ranges[0].at(3 * STAKE))
+    assert game.at_risk(state, 0) == 3 * STAKE
+    assert game.at_risk(state, 1) == 0
+
+
+def test_the_bank_of_a_player_table_risks_every_reservation() -> None:
+    game = REGISTRY["tai-xiu"]
+    config = TableConfig.make(
+        seats=2, stake=STAKE, stacks=[1000 * STAKE, 100 * STAKE], options={"table": "player"}
+    )
+    state = game.new_state(config)
+    from sanh.games.tai_xiu import Place
+
+    state = game.apply(state, Place(1, "total_4", STAKE))  # pays 50:1
+    assert game.at_risk(state, 1) == STAKE
+    assert game.at_risk(state, 0) == 50 * STAKE == state.reserved

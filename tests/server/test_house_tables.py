@@ -190,3 +190,43 @@ def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> Non
         assert audit(services.ledger).ok
 
     _run(body, timer_scale=0.01, between_hands=5)
+
+
+def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_cover_it() -> None:
+    """A house game needs only the amount bet (RULES.md §2.6): nothing is held when the round
+    opens, each bet is held as it is placed (so a big bet is not capped), and a bet that the
+    wallet can no longer cover (its gold went to a bet at another table) is refused with
+    ``insufficient_funds`` and changes nothing."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "whale")
+        first = _table(hall, "tai-xiu", 3, player, {"betting_s": 300})
+        second = _table(hall, "tai-xiu", 3, player, {"betting_s": 300})
+        await _until(lambda: first.state is not None and second.state is not None, timeout=10)
+        wallet = services.bank.balance(player.info.id)
+        for actor in (first, second):
+            await actor.call("join", player.conn, None)
+            await actor.call("sit", player.conn, 0)
+        assert services.bank.balance(player.info.id) == wallet, "sitting in holds nothing"
+        big = wallet * 6 // 10  # thousands of L: a house bet is capped only by the wallet
+        assert big > 1000 * 100
+        view = player.last_view()
+        assert view["viewer"] == 0
+        bet = {"type": "Place", "seat": 0, "bet": "big", "amount": big}
+        await _act(first, player, bet, first.state.version)
+        assert services.bank.balance(player.info.id) == wallet - big, "held as it was placed"
+        assert first.held == {0: big}
+        before = repr(second.state)
+        player.drain()
+        await _act(second, player, bet, second.state.version)
+        errors = [m for m in player.drain() if m["type"] == "error"]
+        assert [e["code"] for e in errors] == ["insufficient_funds"], errors
+        assert repr(second.state) == before and second.held == {}
+        assert services.bank.balance(player.info.id) == wallet - big
+        small = {"type": "Place", "seat": 0, "bet": "small", "amount": 100}
+        await _act(second, player, small, second.state.version)
+        assert second.held == {0: 100}
+        assert services.bank.balance(player.info.id) == wallet - big - 100
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=0.5)
