@@ -118,11 +118,11 @@ def _events(actor: TableActor, hand: int) -> list[dict[str, Any]]:
 def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
     """Three Card Poker: at the decision deadline every pending seat is folded together (the
     table's default applied again while the window stays open), not one per new window; the
-    decision window has its own length (``decision_s``), not what was left of the betting."""
+    decision window has its own length (``tcp.decision_s``), not what was left of the betting."""
 
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"p{i}") for i in range(3)]
-        options = {"betting_s": 40, "decision_s": 20}
+        options = {"tcp.betting_s": 40, "tcp.decision_s": 20}
         actor = _table(hall, "three-card-poker", 3, players[0], options)
         await _sit(actor, *players)
         await _until(lambda: actor.state is not None)
@@ -156,7 +156,7 @@ def test_every_bot_bets_in_a_betting_window() -> None:
 
     async def body(services: WalletServices, hall: Hall) -> None:
         host = Seat(services, "host")
-        actor = _table(hall, "tai-xiu", 5, host, {"betting_s": 30})
+        actor = _table(hall, "tai-xiu", 5, host, {"taixiu.betting_s": 30})
         await actor.call("add_bots", host.conn, 5)
         await _until(lambda: actor.hands_completed >= 1, timeout=10)
         kinds = [(e["type"], e.get("seat")) for e in _events(actor, 1)]
@@ -170,7 +170,7 @@ def test_every_bot_bets_in_a_betting_window() -> None:
 def test_a_version_from_earlier_in_the_window_is_accepted_a_stale_turn_is_not() -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
         a, b = Seat(services, "a"), Seat(services, "b")
-        actor = _table(hall, "tai-xiu", 2, a, {"betting_s": 60})
+        actor = _table(hall, "tai-xiu", 2, a, {"taixiu.betting_s": 60})
         await _sit(actor, a, b)
         await _until(lambda: actor.state is not None)
         view_a, view_b = a.last_view(), b.last_view()
