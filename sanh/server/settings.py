@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +33,6 @@ class Settings:
     table loop: 150 samples is about 10 ms); 0 keeps each bot's own setting."""
     timer_scale: float = 1.0
     """Multiplies every duration (tests run the clock fast)."""
-    windows: dict[str, float] = field(
-        default_factory=lambda: {
-            "tai-xiu": 30.0,
-            "three-card-poker": 15.0,
-            "teen-patti-2020": 15.0,
-            "ba-cay-chuong": 15.0,
-        }
-    )
-    """Betting-window length per game (RULES.md §2.5); other games: the turn timer."""
     bots_on_start: bool = True
     """Open the system tables (and bot tables) when the server starts."""
     max_message_bytes: int = 8192
@@ -87,7 +78,7 @@ def load_settings(
     changes: dict[str, Any] = {}
     for f in fields(Settings):
         key = "SANH_" + f.name.upper()
-        if key in environ and f.name != "windows":
+        if key in environ:
             changes[f.name] = _coerce(f.type, environ[key])
     settings = replace(settings, **changes)
     return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

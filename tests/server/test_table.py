@@ -151,6 +151,23 @@ def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
     _run(body, timer_scale=0.01)
 
 
+def test_a_ba_cay_chuong_betting_window_lasts_its_option() -> None:
+    """RULES.md §2.5: ``bacaychuong.betting_s`` (15 s by default) is the betting window's length,
+    chosen per table; the squeeze window after it is 15 s."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        banker, player = Seat(services, "banker"), Seat(services, "player")
+        actor = _table(hall, "ba-cay-chuong", 2, banker, {"bacaychuong.betting_s": 40})
+        await _sit(actor, banker, player)
+        await _until(lambda: getattr(actor.state, "phase", "") == "bet", timeout=10)
+        opened = time.time()
+        await _until(lambda: None in actor.deadlines)
+        assert 0.3 < actor.deadlines[None] - opened < 0.45, actor.deadlines[None] - opened
+        await _until(lambda: getattr(actor.state, "phase", "") != "bet", timeout=10)
+
+    _run(body, timer_scale=0.01)
+
+
 def test_every_bot_bets_in_a_betting_window() -> None:
     """Tài Xỉu with bots only: each bot places, confirms and is ready within one window."""
 
