@@ -9,15 +9,19 @@ table's options.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sanh.cards.card import parse_cards
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, NotationError
-from sanh.games import REGISTRY, find_game
+from sanh.eval.melds import card_points
+from sanh.games import REGISTRY, find_game, sam_loc
 from sanh.games.base import TableConfig
 from sanh.games.driver import random_playout
 from sanh.notation.history import (
@@ -28,6 +32,11 @@ from sanh.notation.history import (
     replay_history,
 )
 from sanh.notation.jsonable import to_jsonable
+from sanh.server.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES_MD = ROOT.parent / "shared" / "RULES.md"
+OPTIONS_MD = ROOT / "docs" / "options.md"
 
 PREFIXES = frozenset(
     {
@@ -49,6 +58,9 @@ PREFIXES = frozenset(
     }
 )
 """The prefixes of RULES.md's option names (``tcp.variant``, ``clan.treasury_source``...)."""
+
+RULES_NAME = re.compile(r"`((?:" + "|".join(sorted(PREFIXES)) + r")\.[a-z_0-9]+)")
+"""An option name where RULES.md writes one (``platform.xp_*`` gives ``platform.xp_``)."""
 
 OLD_NAMES: dict[str, dict[str, str]] = {
     "three-card-poker": {
@@ -195,3 +207,77 @@ def test_config_from_json_reads_old_names_only_when_it_knows_the_game() -> None:
     clash = {**data, "options": {"variant": "s002", "tcp.variant": "s000"}}
     with pytest.raises(NotationError, match="given twice"):
         config_from_json(clash, game)
+
+
+# ----- every RULES.md name is an option or a documented hall setting --------------------------
+
+
+def rules_md_names() -> set[str]:
+    """Every option name RULES.md gives."""
+    return set(RULES_NAME.findall(RULES_MD.read_text()))
+
+
+def engine_option_names() -> set[str]:
+    return {spec.name for game in REGISTRY.values() for spec in game.info.options}
+
+
+def documented() -> dict[str, tuple[str, str]]:
+    """The rows of ``docs/options.md``'s table of hall settings and fixed rules:
+    RULES.md name -> (where it is in sanh, its default)."""
+    text = OPTIONS_MD.read_text()
+    section = text.split("## Hall settings and fixed rules", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, tuple[str, str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 4:
+            name = cells[0].strip("`")
+            assert name not in rows, f"{name} is documented twice"
+            rows[name] = (cells[1], cells[2])
+    return rows
+
+
+def test_every_rules_md_option_name_is_an_engine_option_or_a_documented_setting() -> None:
+    names = rules_md_names()
+    assert len(names) > 90 and "tcp.variant" in names and "platform.turn_timer_s" in names
+    engine, rows = engine_option_names(), documented()
+    missing = []
+    for name in sorted(names):
+        if name.endswith("_"):  # a family of names, ``platform.xp_*``
+            if not any(row.startswith(name) for row in rows):
+                missing.append(name + "*")
+        elif name not in engine and name not in rows:
+            missing.append(name)
+    assert not missing, f"RULES.md names neither an option nor in docs/options.md: {missing}"
+    for name in rows:
+        assert name not in engine, f"{name} is an engine option: drop its docs/options.md row"
+        in_rules = name in names or any(n.endswith("_") and name.startswith(n) for n in names)
+        assert in_rules, f"docs/options.md lists {name}, which RULES.md does not name"
+
+
+def test_the_documented_settings_and_fixed_rules_are_the_codes() -> None:
+    """Each row of docs/options.md says where the rule is and its default: a hall setting's
+    field exists with that default; a fixed rule's value is the code's."""
+    rows = documented()
+    defaults = Settings()
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    settings_rows = 0
+    for name, (where, default) in rows.items():
+        setting = re.fullmatch(r"setting `([a-z_]+)`", where)
+        if setting is None:
+            assert where.startswith(("fixed", "game limit")), f"{name}: {where}"
+            continue
+        settings_rows += 1
+        field = setting.group(1)
+        assert field in fields, f"{name}: no setting {field}"
+        value = getattr(defaults, field)
+        expected: object = {"true": True, "false": False}.get(default, default)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            expected = float(default)
+        assert value == expected, f"{name}: {field} is {value!r}, documented {default}"
+    assert settings_rows >= 4
+    assert rows["samloc.hand_size"][1] == str(sam_loc.HAND_SIZE) == "10"
+    assert rows["samloc.max_players"][1] == str(REGISTRY["sam-loc"].info.seats_max) == "5"
+    assert rows["phom.card_points"][1] == "A = 1 … K = 13"
+    points = [card_points(card) for card in parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")]
+    assert points == list(range(1, 14))
+    assert rows["platform.rake_pct"][1] == "0" and rows["clan.all_games"][1] == "false"
