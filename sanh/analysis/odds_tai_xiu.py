@@ -1,7 +1,9 @@
 """Exact odds of Tài Xỉu (RULES.md §5): every bet over the 216 equally likely rolls.
 
-``sanh odds tai-xiu [--table system|player] [--rules s001|macau]``. Each bet's payout comes from
-:func:`sanh.games.tai_xiu.area_multiplier`, the engine's own payout function.
+``sanh odds tai-xiu [--table system|player] [--rules s001|macau]``: ``--table`` is the option
+``taixiu.table`` and ``--rules`` the ``taixiu.total_paytable`` (``s001``: the default, ``asian``).
+Each bet's payout comes from :func:`sanh.games.tai_xiu.area_multiplier`, the engine's own payout
+function.
 
 Which number is ``house_edge``: the **fee-inclusive** edge, what a bettor at that table really
 gives up per unit staked. The table's fee (5 % at the system table, 3 % at a player table) is

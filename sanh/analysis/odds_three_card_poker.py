@@ -1,4 +1,4 @@
-"""Exact odds of Three Card Poker (RULES.md §13), rule sets ``s000`` and ``s002``.
+"""Exact odds of Three Card Poker (RULES.md §13), rule sets (``tcp.variant``) ``s000`` and ``s002``.
 
 Everything is counted exactly over every deal, as integers, and reported as
 :class:`~fractions.Fraction` (no sampling):
@@ -14,7 +14,7 @@ Everything is counted exactly over every deal, as integers, and reported as
   frequency and the element of risk (house edge over the average total wager, Ante + Play).
 * ``pair_plus``: the category counts of the 22,100 hands against the paytable of the rule set.
   Folding never changes it under the optimal Ante strategy (every folded hand is a high card,
-  which loses Pair Plus anyway), so ``fold_forfeits_pairplus`` (s002) leaves it unchanged.
+  which loses Pair Plus anyway), so ``tcp.fold_forfeits_pairplus`` (s002) leaves it unchanged.
 * ``six_card_bonus`` (s000 only; s002 has no such bet): the best five of the Player's three and
   the dealer's three cards, a uniform six-card subset of the deck. The category counts over all
   20,358,520 six-card hands come from rank multisets (at most four of a rank) times their suit
@@ -297,7 +297,7 @@ def six_card_bonus() -> Fraction:
 
 
 def odds(rules: str | None = None, table: str | None = None) -> OddsReport:
-    """Every bet of the rule set ``rules`` (``s000`` by default, or ``s002``).
+    """Every bet of the rule set ``rules`` (``tcp.variant``: ``s000`` by default, or ``s002``).
 
     :raises ValueError: on an unknown rule set.
     """
@@ -323,7 +323,7 @@ def odds(rules: str | None = None, table: str | None = None) -> OddsReport:
             },
         )
     }
-    paytable = str(flags["pairplus_paytable"])
+    paytable = str(flags["tcp.pairplus_paytable"])
     hit = sum(
         count
         for category, count in three_card_category_counts().items()
@@ -332,7 +332,7 @@ def odds(rules: str | None = None, table: str | None = None) -> OddsReport:
     bets["pair_plus"] = BetOdds(
         pair_plus(paytable), {"paytable": paytable, "hit_frequency": Fraction(hit, HANDS)}
     )
-    if flags["six_card_bonus"]:
+    if flags["tcp.six_card_bonus"]:
         wins = sum(
             count
             for category, count in six_card_category_counts().items()

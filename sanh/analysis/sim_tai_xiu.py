@@ -8,8 +8,9 @@ SHA-256 of the seed) and looks each roll up in that table, so every simulated ro
 exactly what the engine pays (``tests/analysis`` also replays seeded rounds through the engine
 and compares).
 
-``--rules`` picks the table: ``system`` (default, also ``s001``) or ``player``, optionally with
-``macau`` for the classic total paytable, joined by ``+`` (``player+macau``).
+``--rules`` picks the table (option ``taixiu.table``): ``system`` (default, also ``s001``) or
+``player``, optionally with ``macau`` for the classic total paytable (``taixiu.total_paytable``),
+joined by ``+`` (``player+macau``).
 """
 
 from __future__ import annotations
@@ -70,9 +71,9 @@ def payout_table(table: str = "system", paytable: str = "asian") -> IntArray:
         stacks=[10**15, 10**9],
         host=0,
         options={
-            "table": table,
-            "allow_opposite_bets": True,
-            "total_paytable": paytable,
+            "taixiu.table": table,
+            "taixiu.allow_opposite_bets": True,
+            "taixiu.total_paytable": paytable,
         },
     )
     state = game.new_state(config)

@@ -161,11 +161,12 @@ def round_returns(deals: npt.NDArray[np.int8], rules: str = "s000") -> dict[str,
     shown = np.where(table.qualifies[dealer], 2 * compare, 1)
     bonus = _category_pays(ANTE_BONUS, 0)[category]
     out: dict[str, IntArray] = {"ante_play": np.where(plays, shown + bonus, -1).astype(np.int64)}
-    pair_plus = _category_pays(PAIR_PLUS_PAYTABLES[str(flags["pairplus_paytable"])], -1)[category]
-    if flags["fold_forfeits_pairplus"]:
+    paytable = PAIR_PLUS_PAYTABLES[str(flags["tcp.pairplus_paytable"])]
+    pair_plus = _category_pays(paytable, -1)[category]
+    if flags["tcp.fold_forfeits_pairplus"]:
         pair_plus = np.where(plays, pair_plus, -1)
     out["pair_plus"] = pair_plus.astype(np.int64)
-    if flags["six_card_bonus"]:
+    if flags["tcp.six_card_bonus"]:
         out["six_card_bonus"] = six_card_pays(deals[:, :6])
     return out
 

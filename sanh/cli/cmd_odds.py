@@ -21,8 +21,13 @@ def register(sub: Any) -> None:
         "odds", help="exact house edge and RTP of every bet (full enumeration, exact fractions)"
     )
     parser.add_argument("game", help="three-card-poker, teen-patti-2020 or tai-xiu")
-    parser.add_argument("--rules", help="rule set (three-card-poker: s000 or s002)")
-    parser.add_argument("--table", choices=["system", "player"], help="tai-xiu table kind")
+    parser.add_argument(
+        "--rules",
+        help="rule set (three-card-poker: tcp.variant s000 or s002; tai-xiu: s001 or macau)",
+    )
+    parser.add_argument(
+        "--table", choices=["system", "player"], help="tai-xiu table kind (taixiu.table)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 

@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter())
     handler.addFilter(RedactTokens())
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
-    services = WalletServices.open(settings.db)
+    services = WalletServices.open(settings.db, settings.hall_config())
     _tune_gc()
     app = create_app(settings, services)
     print(f"sanh: the hall is on http://{settings.host}:{settings.port}", file=sys.stderr)

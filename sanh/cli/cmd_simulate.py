@@ -25,7 +25,11 @@ def register(sub: Any) -> None:
     parser.add_argument("game")
     parser.add_argument("--rounds", type=int, required=True)
     parser.add_argument("--seed", default="0", help="seed of the deterministic stream")
-    parser.add_argument("--rules", help="rule set (three-card-poker: s000 or s002)")
+    parser.add_argument(
+        "--rules",
+        help="rule set (three-card-poker: tcp.variant s000 or s002;"
+        " tai-xiu: taixiu.table system or player, +macau)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 

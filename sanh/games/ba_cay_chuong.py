@@ -17,7 +17,8 @@ Flow of a round:
    (10 L), or sits out. Bets are accepted only while the banker's balance stays at least
    ``min_cover_multiple`` × the sum of accepted bets; a bet beyond that is refused. The cards are
    dealt once everyone has bet or sat out, when the banker presses :class:`Start` (once a bet is
-   in), or when the betting window closes (:class:`TimeUp`; players with no bet sit out).
+   in), or when the betting window closes (:class:`TimeUp` after ``bacaychuong.betting_s``,
+   15 s, on the server's clock; players with no bet sit out).
 3. A shuffle of the 36-card deck deals three cards each, banker first, then by seat.
 4. Squeeze/flip window (:mod:`sanh.games._three_cards`).
 5. Each player against the banker: the better hand (score, then top card; never a tie) wins the
@@ -97,7 +98,7 @@ from sanh.types import Chips, Seat, format_gold
 __all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_timers"]
 
 BETTING_S = 15
-"""``bacaychuong.betting_s`` [DEF] (RULES.md §2.5)."""
+"""The default of ``bacaychuong.betting_s`` [DEF] (RULES.md §2.5)."""
 
 OPTIONS = (
     OptionSpec("bacaychuong.max_bet", 10, help="the largest bet, × L (A-CH3)"),
@@ -116,6 +117,9 @@ OPTIONS = (
         "platform.min_balance_multiple",
         10,
         help="the balance needed to play, × L (0: only the bet) (A-PL4)",
+    ),
+    OptionSpec(
+        "bacaychuong.betting_s", BETTING_S, help="§2.5: betting window, seconds (the server's)"
     ),
     QUICK_MODE,
 )
@@ -189,7 +193,9 @@ class ChuongView(View):
 
 def chuong_timers(config: TableConfig) -> dict[str, int]:
     """The clock durations of a Ba Cây Chương table (squeeze/flip, betting)."""
-    return timers(config, betting_s=BETTING_S)
+    return timers(
+        config, betting_s=int(dict(config.options).get("bacaychuong.betting_s", BETTING_S))
+    )
 
 
 class BaCayChuong(Game[ChuongState]):

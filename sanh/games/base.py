@@ -231,6 +231,9 @@ class OptionSpec:
     choices: tuple[OptionValue, ...] = ()
     """Allowed values; empty means any value of the default's type."""
     help: str = ""
+    aliases: tuple[str, ...] = ()
+    """Earlier names of the option, deprecated: read from older configs and hand histories
+    (:meth:`Game.canonical_options`), never accepted by :meth:`Game.options`."""
 
     def check(self, value: object) -> OptionValue:
         """Validate one value; :class:`ConfigError` if it is not allowed."""
@@ -527,9 +530,35 @@ class Game(Generic[S]):
         for name, value in config.options:
             spec = specs.get(name)
             if spec is None:
-                raise ConfigError(f"{self.info.id}: unknown option {name!r}")
+                renamed = self.deprecated_names().get(name)
+                hint = f" (now {renamed!r})" if renamed else ""
+                raise ConfigError(f"{self.info.id}: unknown option {name!r}{hint}")
             resolved[name] = spec.check(value)
         return resolved
+
+    def deprecated_names(self) -> dict[str, str]:
+        """Every deprecated option name of the game, mapped to the option's name."""
+        return {alias: spec.name for spec in self.info.options for alias in spec.aliases}
+
+    def canonical_options(self, options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """``options`` with each deprecated name (:attr:`OptionSpec.aliases`) replaced by the
+        option's name, for reading older configs, hand histories and saved tables.
+
+        :raises ConfigError: if one option is given under two names with different values.
+        """
+        renamed = self.deprecated_names()
+        out: dict[str, OptionValue] = {}
+        for name, value in options.items():
+            new = renamed.get(name, name)
+            if new in out and out[new] != value:
+                raise ConfigError(f"{self.info.id}: option {new!r} is given twice")
+            out[new] = value
+        return out
+
+    def canonical_config(self, config: TableConfig) -> TableConfig:
+        """``config`` with its options under their names (see :meth:`canonical_options`)."""
+        options = self.canonical_options(config.option_map)
+        return dataclasses.replace(config, options=tuple(sorted(options.items())))
 
     def check_config(self, config: TableConfig) -> None:
         """Common config checks: seat count, stake, stacks.

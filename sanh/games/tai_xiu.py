@@ -13,8 +13,8 @@ A round:
    chips still unconfirmed when the window closes are dropped, and a seat that disconnects has
    its unconfirmed chips cleared (its default action), while its confirmed bets stand (§5.8).
    The window closes with the table's own action :class:`CloseBetting` (``seat=None``), its
-   default action when the countdown (option ``betting_s``) runs out, and closes by itself once
-   no seat is left to act.
+   default action when the countdown (option ``taixiu.betting_s``) runs out, and closes by
+   itself once no seat is left to act.
 2. **Chance**: a :class:`~sanh.games.base.Roll` of three dice.
 3. **Settlement** (§5.4-5.6), itemised per bet.
 
@@ -31,11 +31,11 @@ Bet areas (``Place.bet``) and payouts (``x`` means ``x:1``, A-TX2):
 ``any_triple``         any triple                               24
 =====================  ======================================  ==============================
 
-Total odds (``total_paytable``): ``asian`` (default) 4/17: 50, 5/16: 18, 6/15: 14,
+Total odds (``taixiu.total_paytable``): ``asian`` (default) 4/17: 50, 5/16: 18, 6/15: 14,
 7/14: 12, 8/13: 8, 9-12: 6; ``macau`` 60/30/17/12/8/6; or an explicit list ``4=50,5=18,...``
 naming every total 4..17.
 
-Tables (``table``):
+Tables (``taixiu.table``):
 
 * ``system`` (default): the house is the bank (``Settlement.house``); the fee is 5 %; no bank
   limit. Every seat is a bettor; ``TableConfig.host`` plays no part.
@@ -44,7 +44,7 @@ Tables (``table``):
   ``stake × its highest odds`` (3 for a single number, 50 for total 4 …) out of the host's
   balance (``TableConfig.stacks[host]``); placed chips reserve too, so a confirmation never
   fails. The host's net positive result is charged the 3 % fee as well (A-TX4,
-  ``fee_on_host``). Only bets of the table's seats are counted.
+  ``taixiu.fee_on_host``). Only bets of the table's seats are counted.
 
 Fees and the clan (§5.5-5.6, A-TX3, A-TX5; the rounding policy of :mod:`sanh.games.base`): a
 winning bet's profit ``P`` (the stake is excluded) is paid by the bank and split among the
@@ -61,21 +61,22 @@ Glossary (seed 001 → code): *Tài* ``big``; *Xỉu* ``small``; *cược đơn*
 *chủ bàn* host; *bàn hệ thống* system table; *Bang hội* clan; *gold tích lũy của Bang* clan
 treasury (``clan_share``).
 
-Options ([DEF]/[CP] numbers are options, RULES.md §1; RULES.md writes them ``taixiu.<name>``
-and ``clan.treasury_*``; like every sanh game's options they go without the game prefix here):
+Options ([DEF]/[CP] numbers are options, RULES.md §1), named as RULES.md names them
+(``taixiu.<name>``, ``clan.treasury_*``); older configs and hand histories name them without the
+prefix (``table``, ``min_bet``, ``clan_treasury_source``...), read as deprecated aliases:
 
-* ``table`` = ``system`` | ``player``;
-* ``allow_opposite_bets`` = ``false`` | ``true`` (A-TX7): by default, once a seat has
+* ``taixiu.table`` = ``system`` | ``player``;
+* ``taixiu.allow_opposite_bets`` = ``false`` | ``true`` (A-TX7): by default, once a seat has
   chips on Tài (placed or confirmed) its chips on Xỉu are refused in that round, and vice versa;
-* ``min_bet`` (units; 0, the default, means the table level L) and ``max_bet``
+* ``taixiu.min_bet`` (units; 0, the default, means the table level L) and ``taixiu.max_bet``
   (units; 0, the default, means no maximum); both apply per bet area and round (the confirmed
   and placed chips of one seat on one area);
-* ``total_paytable`` (A-TX1), ``triple_loses_totals`` (A-TX6, default false),
-  ``fee_basis`` = ``bet_profit`` | ``round_net`` (A-TX3), ``fee_on_host`` (A-TX4,
-  default true), ``clan_treasury_source`` = ``fee`` | ``extra`` and
-  ``clan_treasury_min_stake`` (gold; default 0) (A-TX5);
-* ``betting_s`` (30, RULES.md §2.5 ``taixiu.betting_s``): the countdown, read by the server's
-  clock (the engine itself has no time).
+* ``taixiu.total_paytable`` (A-TX1), ``taixiu.triple_loses_totals`` (A-TX6, default false),
+  ``taixiu.fee_basis`` = ``bet_profit`` | ``round_net`` (A-TX3), ``taixiu.fee_on_host``
+  (A-TX4, default true), ``clan.treasury_source`` = ``fee`` | ``extra`` and
+  ``clan.treasury_min_stake`` (gold; default 0) (A-TX5);
+* ``taixiu.betting_s`` (30, RULES.md §2.5): the countdown, read by the server's clock (the
+  engine itself has no time).
 
 Choices where the rules are silent: a seat may place chips at most :data:`MAX_PLACES_PER_SEAT`
 times per round; the host's own clan treasury share is taken from the host's fee base like any
@@ -224,10 +225,10 @@ def parse_total_paytable(text: str) -> tuple[int, ...]:
             odds[int(key)] = int(value)
     except ValueError:
         raise ConfigError(
-            f"total_paytable: {text!r} is not asian, macau or 4=50,5=18,..."
+            f"taixiu.total_paytable: {text!r} is not asian, macau or 4=50,5=18,..."
         ) from None
     if sorted(odds) != list(range(4, 18)) or any(v <= 0 for v in odds.values()):
-        raise ConfigError(f"total_paytable: {text!r} must give every total 4..17 odds > 0")
+        raise ConfigError(f"taixiu.total_paytable: {text!r} must give every total 4..17 odds > 0")
     return tuple(odds[k] for k in range(4, 18))
 
 
@@ -421,17 +422,75 @@ class TaiXiu(Game[TaiXiuState]):
         rules_source="RULES.md §5, §1, §2.6-2.9, A-TX1..A-TX7; seed 001 (Tài Xỉu)",
         aliases=("Tài Xỉu", "Sic Bo", "Tai Xiu", "taixiu", "sicbo"),
         options=(
-            OptionSpec("table", "system", ("system", "player"), "who banks the table"),
-            OptionSpec("allow_opposite_bets", False, help="Tài and Xỉu in one round"),
-            OptionSpec("min_bet", 0, help="smallest bet per area in units (0: L)"),
-            OptionSpec("max_bet", 0, help="largest bet per area in units (0: none)"),
-            OptionSpec("total_paytable", "asian", help="asian, macau or 4=50,...,17=50"),
-            OptionSpec("triple_loses_totals", False, help="triples lose total bets"),
-            OptionSpec("fee_basis", "bet_profit", ("bet_profit", "round_net"), "fee base"),
-            OptionSpec("fee_on_host", True, help="fee on the host's net win"),
-            OptionSpec("clan_treasury_source", "fee", ("fee", "extra"), "clan 1 % source"),
-            OptionSpec("clan_treasury_min_stake", 0, help="gold staked for the clan 1 %"),
-            OptionSpec("betting_s", 30, help="betting countdown, seconds (the server's clock)"),
+            OptionSpec(
+                "taixiu.table",
+                "system",
+                ("system", "player"),
+                "§5.7: who banks the table",
+                aliases=("table",),
+            ),
+            OptionSpec(
+                "taixiu.allow_opposite_bets",
+                False,
+                help="A-TX7: Tài and Xỉu in one round",
+                aliases=("allow_opposite_bets",),
+            ),
+            OptionSpec(
+                "taixiu.min_bet",
+                0,
+                help="smallest bet per area in units (0: L)",
+                aliases=("min_bet",),
+            ),
+            OptionSpec(
+                "taixiu.max_bet",
+                0,
+                help="largest bet per area in units (0: none)",
+                aliases=("max_bet",),
+            ),
+            OptionSpec(
+                "taixiu.total_paytable",
+                "asian",
+                help="A-TX1: asian, macau or 4=50,...,17=50",
+                aliases=("total_paytable",),
+            ),
+            OptionSpec(
+                "taixiu.triple_loses_totals",
+                False,
+                help="A-TX6: triples lose total bets",
+                aliases=("triple_loses_totals",),
+            ),
+            OptionSpec(
+                "taixiu.fee_basis",
+                "bet_profit",
+                ("bet_profit", "round_net"),
+                "A-TX3: fee base",
+                aliases=("fee_basis",),
+            ),
+            OptionSpec(
+                "taixiu.fee_on_host",
+                True,
+                help="A-TX4: fee on the host's net win",
+                aliases=("fee_on_host",),
+            ),
+            OptionSpec(
+                "clan.treasury_source",
+                "fee",
+                ("fee", "extra"),
+                "A-TX5: clan 1 % source",
+                aliases=("clan_treasury_source",),
+            ),
+            OptionSpec(
+                "clan.treasury_min_stake",
+                0,
+                help="A-TX5: gold staked for the clan 1 %",
+                aliases=("clan_treasury_min_stake",),
+            ),
+            OptionSpec(
+                "taixiu.betting_s",
+                30,
+                help="§2.5: betting countdown, seconds (the server's clock)",
+                aliases=("betting_s",),
+            ),
         ),
         action_types=(Place, Confirm, Clear, Ready, CloseBetting, SitIn),
         counts_xp=False,
@@ -441,26 +500,26 @@ class TaiXiu(Game[TaiXiuState]):
     def rules_of(self, config: TableConfig) -> BetRules:
         """The table's resolved options. :raises ConfigError: on a bad option."""
         options = self.options(config)
-        table = str(options["table"])
-        min_bet = int(options["min_bet"]) or config.stake
-        max_bet = int(options["max_bet"])
+        table = str(options["taixiu.table"])
+        min_bet = int(options["taixiu.min_bet"]) or config.stake
+        max_bet = int(options["taixiu.max_bet"])
         if min_bet <= 0 or max_bet < 0 or (max_bet and max_bet < min_bet):
             raise ConfigError(f"tai xiu limits {min_bet}..{max_bet} are impossible")
-        total_odds = parse_total_paytable(str(options["total_paytable"]))
-        treasury_min = int(options["clan_treasury_min_stake"])
+        total_odds = parse_total_paytable(str(options["taixiu.total_paytable"]))
+        treasury_min = int(options["clan.treasury_min_stake"])
         if treasury_min < 0:
-            raise ConfigError("clan_treasury_min_stake must not be negative")
+            raise ConfigError("clan.treasury_min_stake must not be negative")
         return BetRules(
             table=table,
             fee_bp=FEE_BP[table],
             min_bet=min_bet,
             max_bet=max_bet,
-            allow_opposite_bets=bool(options["allow_opposite_bets"]),
+            allow_opposite_bets=bool(options["taixiu.allow_opposite_bets"]),
             total_odds=total_odds,
-            triple_loses_totals=bool(options["triple_loses_totals"]),
-            fee_basis=str(options["fee_basis"]),
-            fee_on_host=bool(options["fee_on_host"]),
-            treasury_source=str(options["clan_treasury_source"]),
+            triple_loses_totals=bool(options["taixiu.triple_loses_totals"]),
+            fee_basis=str(options["taixiu.fee_basis"]),
+            fee_on_host=bool(options["taixiu.fee_on_host"]),
+            treasury_source=str(options["clan.treasury_source"]),
             treasury_min_stake=treasury_min * UNITS_PER_GOLD,
         )
 

@@ -11,8 +11,8 @@ A round:
    ``player_a``, ``player_b``, ``tie``, ``pair_plus_a``, ``pair_plus_b``, ``six_card_bonus``.
    :class:`Ready` says a seat has finished betting. The window closes with the table's own
    action :class:`CloseBetting` (``seat=None``), which is also the table's default action when
-   the server's countdown (option ``betting_s``) ends, and closes by itself once no seat is
-   left to act (every seat ready, out of balance or at the chip cap).
+   the server's countdown (option ``teenpatti.betting_s``) ends, and closes by itself once no
+   seat is left to act (every seat ready, out of balance or at the chip cap).
 2. **Chance.** A shuffle of the 52-card deck (no jokers; a new shuffle every round).
 3. **Deal.** Face up, alternately: A1, B1, A2, B2, A3, B3 (the first six cards of the shuffle).
 4. **Settlement** (§14.5): Player A / Player B pay 0.95:1, refunded on a tie; Tie pays 50:1;
@@ -39,27 +39,27 @@ Money and rounding (RULES.md §1, the policy of :mod:`sanh.games.base`): a 0.95:
 win less a 5 % commission kept by the house. On a stake ``S`` the player gets
 ``floor(0.95 S)``, the house keeps ``floor(0.05 S)`` of the ``S`` it pays, and the remainder
 unit (when ``S`` is not a multiple of 20) is booked to ``breakage``. With another
-``main_pays_pct`` ``p`` the shares are ``floor(p S / 100)`` and
+``teenpatti.main_pays_pct`` ``p`` the shares are ``floor(p S / 100)`` and
 ``floor((100 - p) S / 100)``.
 
 Choices where the rules are silent ([DEF], each a configuration option):
 
-* Table limits: every bet area takes between ``bet_min_multiple`` × L (default 1 L)
-  and ``bet_max_multiple`` × L (default 1,000 L) per seat and round; chips add up on
+* Table limits: every bet area takes between ``teenpatti.bet_min_multiple`` × L (default 1 L)
+  and ``teenpatti.bet_max_multiple`` × L (default 1,000 L) per seat and round; chips add up on
   an area, so a chip may be smaller than the minimum once the area holds at least the minimum.
   A seat bets at most its balance (``TableConfig.stacks``) in total (§2.6).
-* The paytable is configurable: ``main_pays_pct`` (95), ``tie_pays`` (50),
-  ``pairplus_paytable`` (``50-40-30-6-3-1``: three aces, three of a kind, straight
-  flush, straight, flush, pair) and ``six_card_paytable``
+* The paytable is configurable: ``teenpatti.main_pays_pct`` (95), ``teenpatti.tie_pays`` (50),
+  ``teenpatti.pairplus_paytable`` (``50-40-30-6-3-1``: three aces, three of a kind, straight
+  flush, straight, flush, pair) and ``teenpatti.six_card_paytable``
   (``1000-200-100-20-15-10-7``: royal flush, straight flush, four of a kind, full house, flush,
   straight, three of a kind).
 * A seat may place at most :data:`MAX_BETS_PER_SEAT` chips per round, so that a round is finite.
 * Bets are public in total only: a view shows the viewer's own bets and the table's total per
   area, never another seat's bets.
 * The cards are dealt even when nobody has bet (the round runs on the table's clock).
-* ``betting_s`` (15, RULES.md §2.5 ``teenpatti.betting_s``) is the countdown, read by the
-  server's clock. RULES.md writes these options ``teenpatti.<name>``; like every sanh game's
-  options they go without the game prefix here.
+* ``teenpatti.betting_s`` (15, RULES.md §2.5) is the countdown, read by the server's clock.
+  Every option is named ``teenpatti.<name>``, as RULES.md names it; older configs and hand
+  histories name them without the prefix, read as deprecated aliases.
 * A tie is the same category and the same three ranks (A-TT1): a flush never ties unsuited cards
   of the same ranks, and a straight flush never ties a straight.
 """
@@ -229,14 +229,18 @@ class Paytable:
     @staticmethod
     def from_options(options: dict[str, Any]) -> Paytable:
         """The paytable of a table's resolved options. :raises ConfigError: if malformed."""
-        pct = int(options["main_pays_pct"])
+        pct = int(options["teenpatti.main_pays_pct"])
         if not 1 <= pct <= 100:
-            raise ConfigError(f"main_pays_pct must be 1..100, not {pct}")
-        tie = int(options["tie_pays"])
+            raise ConfigError(f"teenpatti.main_pays_pct must be 1..100, not {pct}")
+        tie = int(options["teenpatti.tie_pays"])
         if tie <= 0:
-            raise ConfigError(f"tie_pays must be positive, not {tie}")
-        pair_plus = _parse_paytable("pairplus_paytable", str(options["pairplus_paytable"]), 6)
-        six_card = _parse_paytable("six_card_paytable", str(options["six_card_paytable"]), 7)
+            raise ConfigError(f"teenpatti.tie_pays must be positive, not {tie}")
+        pair_plus = _parse_paytable(
+            "teenpatti.pairplus_paytable", str(options["teenpatti.pairplus_paytable"]), 6
+        )
+        six_card = _parse_paytable(
+            "teenpatti.six_card_paytable", str(options["teenpatti.six_card_paytable"]), 7
+        )
         return Paytable(
             main_pays_pct=pct,
             tie=tie,
@@ -369,20 +373,42 @@ class TeenPatti2020(Game[TeenPattiState]):
         rules_source="RULES.md §14, §1, §2.6-2.8, A-TT1; seed 004",
         aliases=("Teen Patti", "teen-patti", "teenpatti", "Teen Patti 2020"),
         options=(
-            OptionSpec("betting_s", 15, help="betting window, seconds (the server's clock)"),
-            OptionSpec("bet_min_multiple", 1, help="smallest bet per area, in L"),
-            OptionSpec("bet_max_multiple", 1000, help="largest bet per area, in L"),
-            OptionSpec("main_pays_pct", 95, help="Player A/B pay pct/100 to 1"),
-            OptionSpec("tie_pays", 50, help="Tie pays x:1"),
             OptionSpec(
-                "pairplus_paytable",
-                DEFAULT_PAIR_PLUS,
-                help="three aces-trips-straight flush-straight-flush-pair, x:1",
+                "teenpatti.betting_s",
+                15,
+                help="§2.5: betting window, seconds (the server's clock)",
+                aliases=("betting_s",),
             ),
             OptionSpec(
-                "six_card_paytable",
+                "teenpatti.bet_min_multiple",
+                1,
+                help="smallest bet per area, in L",
+                aliases=("bet_min_multiple",),
+            ),
+            OptionSpec(
+                "teenpatti.bet_max_multiple",
+                1000,
+                help="largest bet per area, in L",
+                aliases=("bet_max_multiple",),
+            ),
+            OptionSpec(
+                "teenpatti.main_pays_pct",
+                95,
+                help="Player A/B pay pct/100 to 1",
+                aliases=("main_pays_pct",),
+            ),
+            OptionSpec("teenpatti.tie_pays", 50, help="Tie pays x:1", aliases=("tie_pays",)),
+            OptionSpec(
+                "teenpatti.pairplus_paytable",
+                DEFAULT_PAIR_PLUS,
+                help="three aces-trips-straight flush-straight-flush-pair, x:1",
+                aliases=("pairplus_paytable",),
+            ),
+            OptionSpec(
+                "teenpatti.six_card_paytable",
                 DEFAULT_SIX_CARD,
                 help="royal-straight flush-quads-full house-flush-straight-trips, x:1",
+                aliases=("six_card_paytable",),
             ),
         ),
         action_types=(Bet, Ready, CloseBetting, SitIn),
@@ -422,8 +448,8 @@ class TeenPatti2020(Game[TeenPattiState]):
     def limits(self, config: TableConfig) -> tuple[Chips, Chips]:
         """The table's minimum and maximum per bet area. :raises ConfigError: if impossible."""
         options = self.options(config)
-        low = int(options["bet_min_multiple"]) * config.stake
-        high = int(options["bet_max_multiple"]) * config.stake
+        low = int(options["teenpatti.bet_min_multiple"]) * config.stake
+        high = int(options["teenpatti.bet_max_multiple"]) * config.stake
         if low <= 0 or high < low:
             raise ConfigError(f"teen patti limits {low}..{high} are impossible")
         return low, high

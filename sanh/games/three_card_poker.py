@@ -26,23 +26,29 @@ A hand (a round) goes:
    pays every seat against the house, with itemised lines ``ante``, ``play``, ``ante_bonus``,
    ``pair_plus`` and ``six_card_bonus``.
 
-Table limits: every bet spot takes ``bet_min_multiple`` × L to ``bet_max_multiple`` × L
+Table limits: every bet spot takes ``tcp.bet_min_multiple`` × L to ``tcp.bet_max_multiple`` × L
 (defaults L and 100 L; RULES.md says nothing, so this is [DEF]). Bets come straight from the
 account balance (``TableConfig.stacks``), RULES.md §2.3/§2.6: house games need only the amount
 bet; a seat can never lose more than it staked.
 
-Options (RULES.md §13.8, §15). ``variant`` picks the rule set and sets the defaults of the flags
-together; a flag set explicitly overrides its variant default.
+Options (RULES.md §13.8, §15), named as RULES.md names them. ``tcp.variant`` picks the rule set
+and sets the defaults of the flags together; a flag set explicitly overrides its variant default.
 
-============================  =============  =============  ==================================
-option                        ``s000``       ``s002``       meaning
-============================  =============  =============  ==================================
-``shared_player_hand``        true           false          one Player hand for everyone (A-TP4)
-``fold_forfeits_pairplus``    false          true           a voluntary Fold loses Pair Plus (A-TP2)
-``pairplus_paytable``         40-30-5-4-1    40-30-6-3-1    SF/trips/straight/flush/pair (A-TP1)
-``six_card_bonus``            true           false          the 6 Card Bonus spot (A-TP5)
-``ante_bonus_on_forced_fold`` true           true           A-TP7
-============================  =============  =============  ==================================
+================================  ===========  ===========  ====================================
+option                            ``s000``     ``s002``     meaning
+================================  ===========  ===========  ====================================
+``tcp.shared_player_hand``        true         false        one Player hand for everyone (A-TP4)
+``tcp.fold_forfeits_pairplus``    false        true         a voluntary Fold loses Pair Plus
+                                                            (A-TP2)
+``tcp.pairplus_paytable``         40-30-5-4-1  40-30-6-3-1  SF/trips/straight/flush/pair (A-TP1)
+``tcp.six_card_bonus``            true         false        the 6 Card Bonus spot (A-TP5)
+``tcp.ante_bonus_on_forced_fold`` true         true         A-TP7
+================================  ===========  ===========  ====================================
+
+``tcp.betting_s`` and ``tcp.decision_s`` (15 s each, RULES.md §2.5) are the lengths of the
+betting window and of the Play/Fold decision, read by the server's clock. Older configs and hand
+histories name the options without the ``tcp.`` prefix; those names are read as deprecated
+aliases (:attr:`~sanh.games.base.OptionSpec.aliases`).
 
 Glossary (seed 000 / seed 002 / code): *Ante* / Анте / ``ante``; *Tố* / Играть (Play) /
 ``play``; *Bỏ bài* / Скинуть (Fold) / ``fold``; *Cược Đôi* / Пара Плюс / ``pair_plus``;
@@ -55,7 +61,7 @@ Choices where the sources are silent (each is also in the final report of the br
 
 * a bet spot takes one bet per round; a placed bet stands (it cannot be changed or withdrawn);
 * a forced fold (timeout, disconnection, leaving, too little balance for Play) settles Pair
-  Plus as normal even when ``fold_forfeits_pairplus`` is on: §13.7 says the side bets of a
+  Plus as normal even when ``tcp.fold_forfeits_pairplus`` is on: §13.7 says the side bets of a
   forced fold settle "như bình thường"; only a voluntary Fold forfeits Pair Plus;
 * the 6 Card Bonus is never forfeited by a fold (A-TP2) and, with one hand per player, uses that
   player's own three cards and the dealer's three;
@@ -169,18 +175,18 @@ SIX_CARD_BONUS: dict[HandCategory, int] = {
 
 VARIANT_DEFAULTS: dict[str, dict[str, OptionValue]] = {
     "s000": {
-        "shared_player_hand": True,
-        "fold_forfeits_pairplus": False,
-        "pairplus_paytable": "40-30-5-4-1",
-        "six_card_bonus": True,
-        "ante_bonus_on_forced_fold": True,
+        "tcp.shared_player_hand": True,
+        "tcp.fold_forfeits_pairplus": False,
+        "tcp.pairplus_paytable": "40-30-5-4-1",
+        "tcp.six_card_bonus": True,
+        "tcp.ante_bonus_on_forced_fold": True,
     },
     "s002": {
-        "shared_player_hand": False,
-        "fold_forfeits_pairplus": True,
-        "pairplus_paytable": "40-30-6-3-1",
-        "six_card_bonus": False,
-        "ante_bonus_on_forced_fold": True,
+        "tcp.shared_player_hand": False,
+        "tcp.fold_forfeits_pairplus": True,
+        "tcp.pairplus_paytable": "40-30-6-3-1",
+        "tcp.six_card_bonus": False,
+        "tcp.ante_bonus_on_forced_fold": True,
     },
 }
 """The flags each rule set sets together (RULES.md §13.8)."""
@@ -240,7 +246,7 @@ class Fold(Action):
 class ForceFold(Action):
     """The table folds ``target`` (``seat=None``): a timeout, a disconnection or leaving.
 
-    A forced fold loses the Ante but keeps the Ante Bonus when ``ante_bonus_on_forced_fold``
+    A forced fold loses the Ante but keeps the Ante Bonus when ``tcp.ante_bonus_on_forced_fold``
     is on (A-TP7), and never forfeits Pair Plus.
     """
 
@@ -282,20 +288,20 @@ def resolve_rules(
 
     :raises ConfigError: on impossible table limits.
     """
-    variant = str(options["variant"])
+    variant = str(options["tcp.variant"])
     merged = {**options, **VARIANT_DEFAULTS[variant]}
     merged.update({k: v for k, v in explicit.items() if k in VARIANT_DEFAULTS[variant]})
-    low = int(merged["bet_min_multiple"])
-    high = int(merged["bet_max_multiple"])
+    low = int(merged["tcp.bet_min_multiple"])
+    high = int(merged["tcp.bet_max_multiple"])
     if low < 1 or high < low:
         raise ConfigError(f"three-card-poker: bet limits {low} L..{high} L are impossible")
     return TcpRules(
         variant=variant,
-        shared_player_hand=bool(merged["shared_player_hand"]),
-        fold_forfeits_pairplus=bool(merged["fold_forfeits_pairplus"]),
-        pairplus_paytable=str(merged["pairplus_paytable"]),
-        six_card_bonus=bool(merged["six_card_bonus"]),
-        ante_bonus_on_forced_fold=bool(merged["ante_bonus_on_forced_fold"]),
+        shared_player_hand=bool(merged["tcp.shared_player_hand"]),
+        fold_forfeits_pairplus=bool(merged["tcp.fold_forfeits_pairplus"]),
+        pairplus_paytable=str(merged["tcp.pairplus_paytable"]),
+        six_card_bonus=bool(merged["tcp.six_card_bonus"]),
+        ante_bonus_on_forced_fold=bool(merged["tcp.ante_bonus_on_forced_fold"]),
         bet_min=low * stake,
         bet_max=high * stake,
     )
@@ -410,27 +416,68 @@ class ThreeCardPoker(Game[TcpState]):
         rules_source="RULES.md §13, §15 A-TP1..A-TP8; seeds 000 (s000) and 002 (s002)",
         aliases=("tcp", "Bài Poker 3 Lá", "Poker 3 Lá Trực Tuyến", "3 card poker"),
         options=(
-            OptionSpec("variant", "s000", ("s000", "s002"), "rule set: s000 (seed 000), s002"),
             OptionSpec(
-                "shared_player_hand", True, help="one Player hand for all (A-TP4; s002: false)"
+                "tcp.variant",
+                "s000",
+                ("s000", "s002"),
+                "rule set: s000 (seed 000), s002",
+                aliases=("variant",),
             ),
             OptionSpec(
-                "fold_forfeits_pairplus", False, help="a Fold loses Pair Plus (A-TP2; s002: true)"
+                "tcp.shared_player_hand",
+                True,
+                help="one Player hand for all (A-TP4; s002: false)",
+                aliases=("shared_player_hand",),
             ),
             OptionSpec(
-                "pairplus_paytable",
+                "tcp.fold_forfeits_pairplus",
+                False,
+                help="a Fold loses Pair Plus (A-TP2; s002: true)",
+                aliases=("fold_forfeits_pairplus",),
+            ),
+            OptionSpec(
+                "tcp.pairplus_paytable",
                 "40-30-5-4-1",
                 tuple(PAIR_PLUS_PAYTABLES),
                 "Pair Plus SF/trips/straight/flush/pair (A-TP1; s002: 40-30-6-3-1)",
+                aliases=("pairplus_paytable",),
             ),
-            OptionSpec("six_card_bonus", True, help="offer the 6 Card Bonus (A-TP5; s002: false)"),
             OptionSpec(
-                "ante_bonus_on_forced_fold", True, help="forced folds keep the Ante Bonus (A-TP7)"
+                "tcp.six_card_bonus",
+                True,
+                help="offer the 6 Card Bonus (A-TP5; s002: false)",
+                aliases=("six_card_bonus",),
             ),
-            OptionSpec("bet_min_multiple", 1, help="table minimum per bet, in L [DEF]"),
-            OptionSpec("bet_max_multiple", 100, help="table maximum per bet, in L [DEF]"),
-            OptionSpec("betting_s", 15, help="betting window, seconds (the server's clock)"),
-            OptionSpec("decision_s", 15, help="Play/Fold decision time, seconds (server clock)"),
+            OptionSpec(
+                "tcp.ante_bonus_on_forced_fold",
+                True,
+                help="forced folds keep the Ante Bonus (A-TP7)",
+                aliases=("ante_bonus_on_forced_fold",),
+            ),
+            OptionSpec(
+                "tcp.bet_min_multiple",
+                1,
+                help="table minimum per bet, in L [DEF]",
+                aliases=("bet_min_multiple",),
+            ),
+            OptionSpec(
+                "tcp.bet_max_multiple",
+                100,
+                help="table maximum per bet, in L [DEF]",
+                aliases=("bet_max_multiple",),
+            ),
+            OptionSpec(
+                "tcp.betting_s",
+                15,
+                help="§2.5: betting window, seconds (the server's clock)",
+                aliases=("betting_s",),
+            ),
+            OptionSpec(
+                "tcp.decision_s",
+                15,
+                help="§2.5: Play/Fold decision time, seconds (the server's clock)",
+                aliases=("decision_s",),
+            ),
         ),
         action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold, SitIn),
     )

@@ -92,14 +92,20 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def config_from_json(data: Any) -> TableConfig:
-    """A table config from its JSON form. :raises NotationError: if malformed."""
+def config_from_json(data: Any, game: Game[Any] | None = None) -> TableConfig:
+    """A table config from its JSON form. :raises NotationError: if malformed.
+
+    With ``game``, options written under a deprecated name (configs recorded before the options
+    took RULES.md's names: ``variant`` for ``tcp.variant``...) are read under their name.
+    """
     if not isinstance(data, dict):
         raise NotationError("config must be an object")
     try:
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise NotationError("options must be an object")
+        if game is not None:
+            options = game.canonical_options(options)
         return TableConfig(
             seats=int(data["seats"]),
             stake=int(data["stake"]),
@@ -130,7 +136,7 @@ def load_history(text: str) -> HandHistory:
         raise NotationError("events must be a list")
     return HandHistory(
         game=game.info.id,
-        config=config_from_json(data.get("config")),
+        config=config_from_json(data.get("config"), game),
         events=tuple(event_from_json(game, e) for e in events),
         seed=data.get("seed"),
         settlement=data.get("settlement"),

@@ -264,6 +264,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         out = []
         for game in REGISTRY.values():
             info = game.info
+            if not settings.game_offered(info.id):
+                continue
             out.append(
                 {
                     "id": info.id,

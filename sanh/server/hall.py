@@ -125,7 +125,7 @@ class Hall:
     def open_bot_tables(self) -> None:
         """One table of bots per player-vs-player game, with one seat left for a person."""
         for game_id, game in sorted(REGISTRY.items()):
-            if game.info.banked:
+            if game.info.banked or not self.settings.game_offered(game_id):
                 continue
             table_id = f"bots-{game_id}"
             seats = min(max(game.info.seats_min + 1, 4), game.info.seats_max)
@@ -197,6 +197,8 @@ class Hall:
         except KeyError as exc:
             raise ConfigError(str(exc.args[0])) from None
         info = rules.info
+        if not self.settings.game_offered(info.id):
+            raise ConfigError(f"{info.id} is not offered at this hall")
         count = seats if seats is not None else info.seats_max
         if not info.seats_min <= count <= info.seats_max:
             raise ConfigError(f"{info.id} seats {info.seats_min}..{info.seats_max}, not {count}")

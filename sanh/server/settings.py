@@ -1,14 +1,25 @@
-"""Server settings: defaults, then a TOML file, then ``SANH_*`` environment, then flags."""
+"""Server settings: defaults, then a TOML file, then ``SANH_*`` environment, then flags.
+
+The platform rules of RULES.md that are the hall's, not a table's, are settings here
+(``docs/options.md`` maps each RULES.md name): ``platform.turn_timer_s`` is :attr:`turn_timer`
+(:attr:`quick_turn_timer` at a quick table), ``platform.xp_*`` are :attr:`xp_per_hand` and
+:attr:`xp_per_win`, ``aof.enabled`` is :attr:`aof_enabled`.
+"""
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from sanh.ledger.players import HallConfig
+
 __all__ = ["Settings", "load_settings"]
+
+_WALLET = HallConfig()
+"""The wallet's defaults (grants, XP), which the settings pass on (:meth:`Settings.hall_config`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +30,22 @@ class Settings:
     port: int = 8000
     db: str = "sqlite:///sanh.db"
     """Database URL: ``sqlite:///path`` (embedded default) or ``postgresql://...``."""
-    starting_grant: int = 1_000_000
-    """Play gold granted to a new account, in minor units (10,000 gold)."""
+    starting_grant: int = _WALLET.starting_grant
+    """Play gold granted to a registered player's new wallet, in minor units (100,000 gold)."""
+    guest_grant: int = _WALLET.guest_grant
+    """Play gold granted to a new guest, in minor units (100,000 gold)."""
+    xp_per_hand: int = _WALLET.xp_per_hand
+    """``platform.xp_per_hand`` (RULES.md §2.9 ``platform.xp_*``): XP for each hand played, in
+    the games that count XP (not Tài Xỉu)."""
+    xp_per_win: int = _WALLET.xp_per_win
+    """``platform.xp_per_win``: extra XP for a hand with a positive result."""
     turn_timer: float = 15.0
+    """``platform.turn_timer_s`` (RULES.md §2.5): a turn's time, seconds."""
     quick_turn_timer: float = 7.0
+    """``platform.turn_timer_s`` at a quick table (``table.quick_mode``, A-PL5)."""
+    aof_enabled: bool = True
+    """``aof.enabled`` (RULES.md §4.9, A-HE8): the hall offers All-in or Fold (``poker-aof``),
+    its own game: a bot table at start and new tables. Off, tables already open play on."""
     buyin_timer: float = 5.0
     between_hands: float = 3.0
     bot_delay: float = 0.6
@@ -33,15 +56,6 @@ class Settings:
     table loop: 150 samples is about 10 ms); 0 keeps each bot's own setting."""
     timer_scale: float = 1.0
     """Multiplies every duration (tests run the clock fast)."""
-    windows: dict[str, float] = field(
-        default_factory=lambda: {
-            "tai-xiu": 30.0,
-            "three-card-poker": 15.0,
-            "teen-patti-2020": 15.0,
-            "ba-cay-chuong": 15.0,
-        }
-    )
-    """Betting-window length per game (RULES.md §2.5); other games: the turn timer."""
     bots_on_start: bool = True
     """Open the system tables (and bot tables) when the server starts."""
     max_message_bytes: int = 8192
@@ -57,6 +71,20 @@ class Settings:
     def scaled(self, seconds: float) -> float:
         """A duration after :attr:`timer_scale`."""
         return seconds * self.timer_scale
+
+    def hall_config(self) -> HallConfig:
+        """The wallet's platform settings (grants, XP) from these settings."""
+        return replace(
+            _WALLET,
+            starting_grant=self.starting_grant,
+            guest_grant=self.guest_grant,
+            xp_per_hand=self.xp_per_hand,
+            xp_per_win=self.xp_per_win,
+        )
+
+    def game_offered(self, game_id: str) -> bool:
+        """Whether the hall offers this game (``poker-aof`` only with :attr:`aof_enabled`)."""
+        return game_id != "poker-aof" or self.aof_enabled
 
 
 def _coerce(kind: Any, raw: str) -> Any:
@@ -87,7 +115,7 @@ def load_settings(
     changes: dict[str, Any] = {}
     for f in fields(Settings):
         key = "SANH_" + f.name.upper()
-        if key in environ and f.name != "windows":
+        if key in environ:
             changes[f.name] = _coerce(f.type, environ[key])
     settings = replace(settings, **changes)
     return replace(settings, **{k: v for k, v in overrides.items() if v is not None})

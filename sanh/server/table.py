@@ -215,8 +215,10 @@ class TableActor:
         self.id = table_id
         self.command_seconds = command_seconds
         """Seconds from a client command's arrival to its messages leaving (for /metrics)."""
-        self.spec = spec
         self.game: Game[Any] = find_game(spec.game)
+        # A table saved before the options took RULES.md's names keeps its rules.
+        spec.options = self.game.canonical_options(spec.options)
+        self.spec = spec
         self.bank = bank
         self.settings = settings
         self.rng_factory = rng_factory
@@ -337,7 +339,7 @@ class TableActor:
         moves: list[dict[str, Any]],
         events: list[dict[str, Any]],
     ) -> set[str]:
-        config = config_from_json(opening["config"])
+        config = config_from_json(opening["config"], self.game)
         state = self.game.new_state(config)
         self.server_seed = opening.get("server_seed")
         rng = ProvablyFairRng(self.server_seed or "", self.id, hand)
@@ -379,7 +381,7 @@ class TableActor:
         try:
             config, events = record
             state = self.game.replay(
-                config_from_json(config),
+                config_from_json(config, self.game),
                 [event_from_json(self.game, _event_body(e)) for e in events],
             )
             return self.game.carry(state) if self.game.is_terminal(state) else None
@@ -1134,7 +1136,7 @@ class TableActor:
         the bank, seated and able to pay (RULES.md §5.7).
         """
         lineup = list(range(len(self.seats)))
-        if self.spec.options.get("table") != "player":
+        if self.spec.options.get("taixiu.table") != "player":
             return lineup, None
         host = self._seat_of(self.spec.host) if self.spec.host else None
         if host is None or host not in ready:
@@ -1319,20 +1321,18 @@ class TableActor:
         return self.settings.quick_turn_timer if self.quick else self.settings.turn_timer
 
     def _window_seconds(self, state: Any) -> float:
-        """The length of a table window (RULES.md §2.5), from the game's timer options."""
-        options = self.game.options(state.config)
+        """The length of a table window (RULES.md §2.5), from the game's timer options:
+        ``<game>.betting_s`` (``taixiu``, ``tcp``, ``teenpatti``, ``bacaychuong``) for a betting
+        window, ``tcp.decision_s``, ``samloc.declare_s``; a squeeze takes 15 s (7 s in quick
+        mode) and any other window the turn timer (``platform.turn_timer_s``)."""
         phase = getattr(state, "phase", None)
-        squeeze = 7.0 if self.quick else 15.0
-        if phase == "decision" and "decision_s" in options:
-            return float(options["decision_s"])
-        if "betting_s" in options:
-            return float(options["betting_s"])
-        if phase == "declare" and "samloc.declare_s" in options:
-            return float(options["samloc.declare_s"])
         if phase == "squeeze":
-            return squeeze
-        if phase == "bet":
-            return self.settings.windows.get(self.game.info.id, self._turn_seconds())
+            return 7.0 if self.quick else 15.0
+        suffix = _WINDOW_OPTIONS.get(phase)
+        if suffix is not None:
+            for name, value in self.game.options(state.config).items():
+                if name.endswith(suffix):
+                    return float(value)
         return self._turn_seconds()
 
     def _reschedule_timer(self) -> None:
@@ -1611,6 +1611,16 @@ class TableActor:
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
             self._send(conn, self._update_for(conn, view, seats, common))
+
+
+_WINDOW_OPTIONS: dict[str | None, str] = {
+    None: ".betting_s",  # Tài Xỉu and Teen Patti have no phase: their only window is betting
+    "betting": ".betting_s",
+    "bet": ".betting_s",
+    "decision": ".decision_s",
+    "declare": ".declare_s",
+}
+"""A game's phase -> the suffix of the option giving its window's length (RULES.md §2.5)."""
 
 
 def _event_json(event: Event) -> dict[str, Any]:

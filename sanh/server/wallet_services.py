@@ -724,7 +724,7 @@ class WalletServices:
             return None
         game_id, hand, table, players, config, events, settlement, seed, seat = rows[0]
         game = find_game(game_id)
-        state = game.new_state(config_from_json(json.loads(config)))
+        state = game.new_state(config_from_json(json.loads(config), game))
         actions: list[str] = []
         for raw in json.loads(events):
             body = {k: v for k, v in raw.items() if k not in {"kind", "seq"}}

@@ -46,7 +46,7 @@ def test_lookup_equals_fresh_engine_rounds(table: str) -> None:
         seats=4,
         stake=1,
         stacks=[10**12, 10**8, 10**8, 10**8],
-        options={"table": table, "allow_opposite_bets": True},
+        options={"taixiu.table": table, "taixiu.allow_opposite_bets": True},
     )
     state = GAME.new_state(config)
     for area in areas:

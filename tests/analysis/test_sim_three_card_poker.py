@@ -37,7 +37,7 @@ Q64 = tcp_rank(parse_cards("Qs 6h 4d"))
 def engine_returns(deck: tuple[Card, ...], variant: str) -> dict[str, float]:
     """One round through the real engine: 1 L on every spot, play Q-6-4 or better."""
     stake = 100
-    config = TableConfig.make(seats=1, stake=stake, options={"variant": variant})
+    config = TableConfig.make(seats=1, stake=stake, options={"tcp.variant": variant})
     state: TcpState = GAME.new_state(config)
     for spot in state.rules.spots:
         state = GAME.apply(state, Bet(0, spot, stake))

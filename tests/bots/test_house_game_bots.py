@@ -32,7 +32,7 @@ def test_tai_xiu_bot_places_confirms_and_is_ready_at_a_player_table() -> None:
     game = find_game("tai-xiu")
     bot = bot_for("tai-xiu")
     rng = SeededRng("tai-xiu-bot")
-    config = TableConfig.make(seats=3, stake=100, options={"table": "player"}, host=0)
+    config = TableConfig.make(seats=3, stake=100, options={"taixiu.table": "player"}, host=0)
     state = game.new_state(config)
     for seat in (1, 2):
         place = bot.act(game.observe(state, seat), rng)

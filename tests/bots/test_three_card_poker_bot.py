@@ -14,7 +14,7 @@ def test_bot_bets_the_minimum_ante_then_plays_by_the_threshold() -> None:
     game = find_game("three-card-poker")
     bot = bot_for("three-card-poker")
     rng = SeededRng("tcp-bot")
-    config = TableConfig.make(seats=2, stake=100, options={"variant": "s002"})
+    config = TableConfig.make(seats=2, stake=100, options={"tcp.variant": "s002"})
     state = game.new_state(config)
     expected = [Bet(0, "ante", 100), Bet(1, "ante", 100), Ready(0), Ready(1)]
     for action in expected:

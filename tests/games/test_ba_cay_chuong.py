@@ -247,6 +247,8 @@ def test_timers() -> None:
     assert chuong_timers(table(2)) == {"squeeze_s": 15, "betting_s": 15}
     quick = table(2, options={"table.quick_mode": True})
     assert chuong_timers(quick) == {"squeeze_s": 7, "betting_s": 15}
+    longer = table(2, options={"bacaychuong.betting_s": 25})
+    assert chuong_timers(longer) == {"squeeze_s": 15, "betting_s": 25}
 
 
 def test_views_hide_cards_until_revealed() -> None:
@@ -333,6 +335,7 @@ CHUONG_INTS = {
     "bacaychuong.max_bet": (10, 1, 3),
     "bacaychuong.min_cover_multiple": (2, 1, 3),
     "platform.min_balance_multiple": (10, 0, 2),
+    "bacaychuong.betting_s": (15, 5, 30),
 }
 
 

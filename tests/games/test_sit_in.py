@@ -142,7 +142,11 @@ def test_bad_sit_ins_are_refused_and_change_nothing(game_id: str) -> None:
 def test_the_bank_of_a_player_hosted_tai_xiu_table_is_never_an_empty_seat() -> None:
     game = REGISTRY["tai-xiu"]
     config = TableConfig.make(
-        seats=3, stake=STAKE, stacks=[1000 * STAKE, 0, 0], options={"table": "player"}, host=0
+        seats=3,
+        stake=STAKE,
+        stacks=[1000 * STAKE, 0, 0],
+        options={"taixiu.table": "player"},
+        host=0,
     )
     state = game.new_state(config)
     _refused(game, state, SitIn(None, chair=0, stack=STAKE), "not empty")
@@ -200,7 +204,7 @@ def test_at_risk_is_what_the_bets_hold(game_id: str) -> None:
 def test_the_bank_of_a_player_table_risks_every_reservation() -> None:
     game = REGISTRY["tai-xiu"]
     config = TableConfig.make(
-        seats=2, stake=STAKE, stacks=[1000 * STAKE, 100 * STAKE], options={"table": "player"}
+        seats=2, stake=STAKE, stacks=[1000 * STAKE, 100 * STAKE], options={"taixiu.table": "player"}
     )
     state = game.new_state(config)
     from sanh.games.tai_xiu import Place

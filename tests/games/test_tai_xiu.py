@@ -56,7 +56,7 @@ def config(
         seats=seats,
         stake=stake,
         stacks=stacks or [RICH] * seats,
-        options={"table": table, **(options or {})},
+        options={"taixiu.table": table, **(options or {})},
         clan_members=clan,
         host=host,
     )
@@ -202,10 +202,10 @@ def test_rules_5_4_total_bets_default_table(total: int) -> None:
 
 
 def test_a_tx6_triples_count_for_totals() -> None:
-    """A-TX6: a triple counts toward its total by default; ``triple_loses_totals``."""
+    """A-TX6: a triple counts toward its total by default; ``taixiu.triple_loses_totals``."""
     _, settlement = run([(0, "total_6", 100)], (2, 2, 2))
     assert settlement.deltas == (14 * 100 * 95 // 100,)
-    cfg = config(options={"triple_loses_totals": True})
+    cfg = config(options={"taixiu.triple_loses_totals": True})
     _, settlement = run([(0, "total_6", 100)], (2, 2, 2), cfg=cfg)
     assert settlement.deltas == (-100,)
 
@@ -237,8 +237,8 @@ def test_area_multiplier_matches_the_engine_on_every_roll() -> None:
      "11=9,12=9,13=9,14=9,15=9,16=9,17=9", 9, 9)]
 )  # fmt: skip
 def test_a_tx1_total_paytable_option(paytable: str, odds_4: int, odds_6: int) -> None:
-    """A-TX1: ``total_paytable`` (classic Macau 60/30/17/12/8/6, or an explicit table)."""
-    cfg = config(options={"total_paytable": paytable, "table": "system"})
+    """A-TX1: ``taixiu.total_paytable`` (classic Macau 60/30/17/12/8/6, or an explicit table)."""
+    cfg = config(options={"taixiu.total_paytable": paytable, "taixiu.table": "system"})
     _, settlement = run([(0, "total_4", 100), (0, "total_6", 100)], (1, 1, 2), cfg=cfg)
     assert line(settlement, 0, "total_4") == odds_4 * 95
     _, settlement = run([(0, "total_6", 100)], (1, 1, 4), cfg=cfg)
@@ -249,7 +249,7 @@ def test_a_tx1_total_paytable_option(paytable: str, odds_4: int, odds_6: int) ->
 def test_bad_total_paytable(paytable: str) -> None:
     """An incomplete or malformed total paytable is a ConfigError."""
     with pytest.raises(ConfigError):
-        GAME.new_state(config(options={"total_paytable": paytable}))
+        GAME.new_state(config(options={"taixiu.total_paytable": paytable}))
 
 
 # ----- §5.5 fees, rounding, clan -----------------------------------------------------------
@@ -273,14 +273,14 @@ def test_fee_is_per_winning_bet() -> None:
 
 def test_a_tx3_round_net_fee_basis() -> None:
     """A-TX3 alternative ``round_net``: the fee is taken on the seat's net positive round result."""
-    cfg = config(options={"fee_basis": "round_net"})
+    cfg = config(options={"taixiu.fee_basis": "round_net"})
     bets = [(0, "big", 1000), (0, "single_6", 1000), (0, "triple_1", 1000)]
     _, settlement = run(bets, (6, 4, 3), cfg=cfg)
     assert settlement.fee == 50  # on the net +1,000
     assert settlement.deltas == (950,)
     assert line(settlement, 0, "fee") == -50
     _, settlement = run([(0, "big", 1000), (0, "small", 0 + 1000)], (6, 4, 3), cfg=config(
-        options={"fee_basis": "round_net", "allow_opposite_bets": True}
+        options={"taixiu.fee_basis": "round_net", "taixiu.allow_opposite_bets": True}
     ))  # fmt: skip
     assert settlement.fee == 0 and settlement.deltas == (0,)
 
@@ -296,8 +296,8 @@ def test_s001_clan_treasury_one_percent_out_of_the_fee() -> None:
 
 
 def test_a_tx5_clan_share_on_top_of_the_fee() -> None:
-    """A-TX5 ``clan_treasury_source = extra``: the 1 % is taken on top of the fee."""
-    cfg = config(1, clan=[True], options={"clan_treasury_source": "extra"})
+    """A-TX5 ``clan.treasury_source = extra``: the 1 % is taken on top of the fee."""
+    cfg = config(1, clan=[True], options={"clan.treasury_source": "extra"})
     _, settlement = run([(0, "big", 1000 * GOLD)], (6, 4, 3), cfg=cfg)
     assert settlement.deltas == (940 * GOLD,)
     assert settlement.clan_share == (10 * GOLD,)
@@ -305,8 +305,8 @@ def test_a_tx5_clan_share_on_top_of_the_fee() -> None:
 
 
 def test_a_tx5_treasury_minimum_stake() -> None:
-    """A-TX5 ``clan_treasury_min_stake`` (gold): members under it keep the whole fee split."""
-    cfg = config(1, clan=[True], options={"clan_treasury_min_stake": 5_000_000})
+    """A-TX5 ``clan.treasury_min_stake`` (gold): members under it keep the whole fee split."""
+    cfg = config(1, clan=[True], options={"clan.treasury_min_stake": 5_000_000})
     _, settlement = run([(0, "big", 1000 * GOLD)], (6, 4, 3), cfg=cfg)
     assert settlement.clan_share == (0,)
     assert settlement.fee == 50 * GOLD
@@ -341,8 +341,8 @@ def test_s001_host_earns_no_clan_xp_and_pays_the_host_fee() -> None:
 
 
 def test_a_tx4_host_fee_option() -> None:
-    """A-TX4 ``fee_on_host = false``: the host keeps its whole net win."""
-    cfg = config(2, table="player", options={"fee_on_host": False})
+    """A-TX4 ``taixiu.fee_on_host = false``: the host keeps its whole net win."""
+    cfg = config(2, table="player", options={"taixiu.fee_on_host": False})
     _, settlement = run([(1, "big", 1000)], (1, 2, 3), cfg=cfg)
     assert settlement.deltas == (1000, -1000)
     assert settlement.fee == 0
@@ -419,7 +419,7 @@ def test_a_tx7_opposite_bets_refused() -> None:
     assert_rejected(state, Place(0, "small", 100), "a bet on Tài is placed this round: Xỉu")
     assert "small" not in {r.template.bet for r in GAME.amount_ranges_for(state, 0)}  # type: ignore[attr-defined]
     state = GAME.apply(state, Place(1, "small", 100))  # another seat may
-    cfg = config(1, options={"allow_opposite_bets": True})
+    cfg = config(1, options={"taixiu.allow_opposite_bets": True})
     state = GAME.apply(GAME.new_state(cfg), Place(0, "small", 100))
     state = GAME.apply(state, Place(0, "big", 100))
     assert state.pending[0] == (("small", 100), ("big", 100))
@@ -499,7 +499,7 @@ def test_player_tables_follow_the_engine_contract() -> None:
             stacks=stacks,
             host=hand % seats,
             clan=[rng.randbelow(2) == 1 for _ in range(seats)],
-            options={"max_bet": 5000 + hand},
+            options={"taixiu.max_bet": 5000 + hand},
         )
         state = play_checked(GAME, cfg, rng)
         settlement = GAME.settle(state)
@@ -511,7 +511,7 @@ def test_player_tables_follow_the_engine_contract() -> None:
 def test_bad_bets_raise_and_change_nothing() -> None:
     """Issue 2 'Bad input': over balance, under the minimum, over the maximum, unknown area,
     non-positive chips, a table bet, a seat closing the window, an unknown seat."""
-    cfg = config(2, stake=500, stacks=[2000, RICH], options={"max_bet": 10_000})
+    cfg = config(2, stake=500, stacks=[2000, RICH], options={"taixiu.max_bet": 10_000})
     state = GAME.new_state(cfg)
     state = GAME.apply(state, Place(0, "big", 1500))
     assert_rejected(state, Place(0, "single_1", 501), "over the balance 5.00")
@@ -576,11 +576,11 @@ def test_ready_ends_a_seats_betting_and_the_window_closes_by_itself() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"table": "casino"},
-        {"min_bet": 500, "max_bet": 100},
-        {"max_bet": -1},
-        {"clan_treasury_min_stake": -1},
-        {"fee_basis": "per_round"},
+        {"taixiu.table": "casino"},
+        {"taixiu.min_bet": 500, "taixiu.max_bet": 100},
+        {"taixiu.max_bet": -1},
+        {"clan.treasury_min_stake": -1},
+        {"taixiu.fee_basis": "per_round"},
     ],
 )
 def test_bad_options(options: Mapping[str, str | int]) -> None:
@@ -654,7 +654,7 @@ def test_settlement_balances_property(
         table=table,
         stake=1,
         clan=[clan, clan],
-        options={"allow_opposite_bets": True, "fee_on_host": False},
+        options={"taixiu.allow_opposite_bets": True, "taixiu.fee_on_host": False},
     )
     bets = [(1, area, amount) for area, amount in stakes]
     _, settlement = run(bets, dice, cfg=cfg)

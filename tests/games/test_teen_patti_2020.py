@@ -229,7 +229,7 @@ def test_round_down_and_breakage(stake: int, player: int, commission: int, break
 @given(stake=st.integers(min_value=1, max_value=10**9))
 def test_rounding_policy_property(stake: int) -> None:
     """The 0.95:1 split never creates or loses a unit: player + commission + breakage = stake."""
-    cfg = config(1, stake=1, stacks=[stake], options={"bet_max_multiple": 10**9})
+    cfg = config(1, stake=1, stacks=[stake], options={"teenpatti.bet_max_multiple": 10**9})
     _, settlement = play([(0, "player_b", stake)], "Ks Kh Qd", "As Ah 2c", cfg=cfg)
     assert settlement.deltas == (stake * 95 // 100,)
     assert settlement.breakage == stake - stake * 95 // 100 - stake * 5 // 100
@@ -470,10 +470,10 @@ def test_configurable_paytable() -> None:
     cfg = config(
         1,
         options={
-            "main_pays_pct": 90,
-            "tie_pays": 40,
-            "pairplus_paytable": "100-40-30-6-3-1",
-            "six_card_paytable": "500-200-100-20-15-10-5",
+            "teenpatti.main_pays_pct": 90,
+            "teenpatti.tie_pays": 40,
+            "teenpatti.pairplus_paytable": "100-40-30-6-3-1",
+            "teenpatti.six_card_paytable": "500-200-100-20-15-10-5",
         },
     )
     bets = [(0, "player_a", 100), (0, "pair_plus_a", 100), (0, "six_card_bonus", 100)]
@@ -489,7 +489,9 @@ def test_table_limits_from_l() -> None:
     """[DEF] limits: min 1 L, max 1,000 L per area by default; configurable multiples of L."""
     state = GAME.new_state(config(1, stake=500))
     assert (state.min_bet, state.max_bet) == (500, 500_000)
-    cfg = config(1, stake=500, options={"bet_min_multiple": 2, "bet_max_multiple": 4})
+    cfg = config(
+        1, stake=500, options={"teenpatti.bet_min_multiple": 2, "teenpatti.bet_max_multiple": 4}
+    )
     state = GAME.new_state(cfg)
     assert (state.min_bet, state.max_bet) == (1000, 2000)
     ranges = GAME.amount_ranges_for(state, 0)
@@ -501,11 +503,11 @@ def test_table_limits_from_l() -> None:
 @pytest.mark.parametrize(
     "options",
     [
-        {"pairplus_paytable": "50-40-30"},
-        {"six_card_paytable": "a-b-c-d-e-f-g"},
-        {"main_pays_pct": 0},
-        {"tie_pays": 0},
-        {"bet_min_multiple": 5, "bet_max_multiple": 4},
+        {"teenpatti.pairplus_paytable": "50-40-30"},
+        {"teenpatti.six_card_paytable": "a-b-c-d-e-f-g"},
+        {"teenpatti.main_pays_pct": 0},
+        {"teenpatti.tie_pays": 0},
+        {"teenpatti.bet_min_multiple": 5, "teenpatti.bet_max_multiple": 4},
         {"no_such_option": 1},
     ],
 )

@@ -133,7 +133,7 @@ def test_s000_ante_bonus_example_trips_against_straight_flush() -> None:
 def test_s002_ante_bonus_paid_even_when_losing_to_the_dealer() -> None:
     """S002 'Таблица выплат Анте Бонус': "Бонус по Анте выплачивается независимо от руки дилера,
     даже если вы проиграли сравнение с дилером" (the same example under s002)."""
-    settlement = one_round("Th Ts Tc", "8h 7h 6h", ante=10 * G, options={"variant": "s002"})
+    settlement = one_round("Th Ts Tc", "8h 7h 6h", ante=10 * G, options={"tcp.variant": "s002"})
     assert items(settlement) == {"ante": -10 * G, "play": -10 * G, "ante_bonus": 40 * G}
 
 
@@ -235,7 +235,9 @@ def test_non_qualifying_dealer_pays_ante_and_pushes_play() -> None:
     возвращается вам (пуш)" — even when the Player hand is lower (RULES.md §13.6)."""
     for player in ("Ts 5h 3d", "Ac Kh 9d", "9d 8c 2h"):
         for variant in ("s000", "s002"):
-            result = items(one_round(player, "Jc 9h 7d", ante=5 * G, options={"variant": variant}))
+            result = items(
+                one_round(player, "Jc 9h 7d", ante=5 * G, options={"tcp.variant": variant})
+            )
             assert result == {"ante": 5 * G, "play": 0}
 
 
@@ -282,12 +284,12 @@ def test_pair_plus_paytables(category: TcpCategory, s000: int, s002: int) -> Non
     (A-TP3: S000 'mà không cần đặt cược Ante', S002 'даже если не делаете ставку Анте')."""
     for variant, multiple in (("s000", s000), ("s002", s002)):
         settlement = one_round(
-            HANDS[category], DEALER, pair_plus=2 * G, options={"variant": variant}
+            HANDS[category], DEALER, pair_plus=2 * G, options={"tcp.variant": variant}
         )
         assert items(settlement) == {"pair_plus": multiple * 2 * G}
     # the explicit flag overrides the variant's paytable
     flipped = one_round(
-        HANDS[category], DEALER, pair_plus=G, options={"pairplus_paytable": "40-30-6-3-1"}
+        HANDS[category], DEALER, pair_plus=G, options={"tcp.pairplus_paytable": "40-30-6-3-1"}
     )
     assert items(flipped) == {"pair_plus": s002 * G}
 
@@ -309,7 +311,9 @@ def test_ante_bonus_paytable(category: TcpCategory, multiple: int) -> None:
     result, whatever the dealer holds (RULES.md §13.6)."""
     for variant in ("s000", "s002"):
         for dealer in (DEALER, "As Ah Ac"):  # not qualifying; qualifying and beating most
-            result = items(one_round(HANDS[category], dealer, ante=G, options={"variant": variant}))
+            result = items(
+                one_round(HANDS[category], dealer, ante=G, options={"tcp.variant": variant})
+            )
             assert result.get("ante_bonus", 0) == multiple * G
 
 
@@ -335,12 +339,12 @@ def test_six_card_bonus_paytable(source: str, player: str, dealer: str, multiple
 
 
 def test_six_card_bonus_is_not_offered_under_s002_unless_enabled() -> None:
-    """A-TP5: the 6 Card Bonus is only in S000; ``six_card_bonus = true`` adds it to s002."""
-    state = GAME.new_state(config(options={"variant": "s002"}))
+    """A-TP5: the 6 Card Bonus is only in S000; ``tcp.six_card_bonus = true`` adds it to s002."""
+    state = GAME.new_state(config(options={"tcp.variant": "s002"}))
     with pytest.raises(IllegalActionError, match="no bet spot"):
         GAME.apply(state, Bet(0, "six_card_bonus", G))
     result = one_round(
-        "Ac Ah Ad", "As Jh 2c", six=G, options={"variant": "s002", "six_card_bonus": True}
+        "Ac Ah Ad", "As Jh 2c", six=G, options={"tcp.variant": "s002", "tcp.six_card_bonus": True}
     )
     assert items(result) == {"six_card_bonus": 100 * G}
 
@@ -358,10 +362,15 @@ def test_voluntary_fold_s000_keeps_side_bets() -> None:
 
 def test_voluntary_fold_s002_forfeits_pair_plus() -> None:
     """S002: "Скинуть карты (Fold) ... вы теряете свою ставку Анте и ставку Пара Плюс"
-    (``fold_forfeits_pairplus``, A-TP2)."""
+    (``tcp.fold_forfeits_pairplus``, A-TP2)."""
     result = items(
         one_round(
-            "Jc Td 9h", DEALER, ante=G, pair_plus=G, decision="fold", options={"variant": "s002"}
+            "Jc Td 9h",
+            DEALER,
+            ante=G,
+            pair_plus=G,
+            decision="fold",
+            options={"tcp.variant": "s002"},
         )
     )
     assert result == {"ante": -G, "pair_plus": -G}
@@ -371,7 +380,7 @@ def test_voluntary_fold_s002_forfeits_pair_plus() -> None:
         ante=G,
         pair_plus=G,
         decision="fold",
-        options={"variant": "s002", "fold_forfeits_pairplus": False},
+        options={"tcp.variant": "s002", "tcp.fold_forfeits_pairplus": False},
     )
     assert items(kept) == {"ante": -G, "pair_plus": 6 * G}
 
@@ -389,16 +398,20 @@ def test_forced_fold_keeps_ante_bonus_and_side_bets(reason: str, variant: str) -
             ante=G,
             pair_plus=G,
             decision=reason,
-            options={"variant": variant},
+            options={"tcp.variant": variant},
         )
     )
     assert result == {"ante": -G, "ante_bonus": 4 * G, "pair_plus": 30 * G}
 
 
 def test_forced_fold_without_ante_bonus_when_flag_off() -> None:
-    """A-TP7 alternative: ``ante_bonus_on_forced_fold = false``."""
+    """A-TP7 alternative: ``tcp.ante_bonus_on_forced_fold = false``."""
     result = one_round(
-        "5c 5d 5h", DEALER, ante=G, decision="timeout", options={"ante_bonus_on_forced_fold": False}
+        "5c 5d 5h",
+        DEALER,
+        ante=G,
+        decision="timeout",
+        options={"tcp.ante_bonus_on_forced_fold": False},
     )
     assert items(result) == {"ante": -G}
 
@@ -449,7 +462,7 @@ def test_s002_own_hands_dealt_in_seat_order() -> None:
         "Qc Jh 6d",
         "9c 8d 2s",
         seats=3,
-        options={"variant": "s002"},
+        options={"tcp.variant": "s002"},
     )
     assert state.hand_of(0) == parse_cards("Kc Kd 4h")
     assert state.hand_of(1) == ()
@@ -485,12 +498,12 @@ def test_bet_limits_and_balance() -> None:
 
 def test_bet_limit_options() -> None:
     """The table limits are options, in multiples of L [DEF]."""
-    state = GAME.new_state(config(options={"bet_min_multiple": 5, "bet_max_multiple": 10}))
+    state = GAME.new_state(config(options={"tcp.bet_min_multiple": 5, "tcp.bet_max_multiple": 10}))
     assert_refused(state, Bet(0, "ante", 4 * G), "minimum")
     assert_refused(state, Bet(0, "ante", 11 * G), "maximum")
     GAME.apply(state, Bet(0, "ante", 5 * G))
     with pytest.raises(ConfigError):
-        GAME.new_state(config(options={"bet_min_multiple": 5, "bet_max_multiple": 4}))
+        GAME.new_state(config(options={"tcp.bet_min_multiple": 5, "tcp.bet_max_multiple": 4}))
 
 
 def test_malformed_bets() -> None:
@@ -553,20 +566,22 @@ def test_close_with_no_bets_ends_the_round() -> None:
 
 
 def test_options_and_variants() -> None:
-    """RULES.md §13.8: ``variant = s002`` sets its four flags together; explicit flags win."""
-    s002 = GAME.new_state(config(options={"variant": "s002"})).rules
+    """RULES.md §13.8: ``tcp.variant = s002`` sets its four flags together; explicit flags win."""
+    s002 = GAME.new_state(config(options={"tcp.variant": "s002"})).rules
     assert (s002.shared_player_hand, s002.fold_forfeits_pairplus) == (False, True)
     assert (s002.pairplus_paytable, s002.six_card_bonus) == ("40-30-6-3-1", False)
     assert s002.ante_bonus_on_forced_fold
-    mixed = GAME.new_state(config(options={"variant": "s002", "shared_player_hand": True})).rules
+    mixed = GAME.new_state(
+        config(options={"tcp.variant": "s002", "tcp.shared_player_hand": True})
+    ).rules
     assert mixed.shared_player_hand and mixed.fold_forfeits_pairplus
     s000 = GAME.new_state(config()).rules
     assert (s000.shared_player_hand, s000.fold_forfeits_pairplus) == (True, False)
     assert (s000.pairplus_paytable, s000.six_card_bonus) == ("40-30-5-4-1", True)
     with pytest.raises(ConfigError):
-        GAME.new_state(config(options={"variant": "s001"}))
+        GAME.new_state(config(options={"tcp.variant": "s001"}))
     with pytest.raises(ConfigError):
-        GAME.new_state(config(options={"pairplus_paytable": "40-30-6-4-1"}))
+        GAME.new_state(config(options={"tcp.pairplus_paytable": "40-30-6-4-1"}))
     assert find_game("tcp") is GAME and find_game("Poker 3 La") is GAME
 
 
@@ -613,7 +628,7 @@ def test_s002_own_hands_are_private() -> None:
         "9c 9d 2s",
         "Ac 8d 3s",
         seats=3,
-        options={"variant": "s002"},
+        options={"tcp.variant": "s002"},
     )
     mine = {0: {"Kc", "Kd", "4h"}, 1: {"Qc", "Jh", "6d"}, 2: {"9c", "9d", "2s"}}
     assert cards_in(GAME.observe(state, None)) == set()
@@ -662,7 +677,7 @@ def test_settlement_balances_and_caps_losses(
     choices: list[str],
 ) -> None:
     """Every round balances to zero and no seat loses more than it could stake."""
-    state = GAME.new_state(config(3, {"variant": variant, "six_card_bonus": True}, stacks))
+    state = GAME.new_state(config(3, {"tcp.variant": variant, "tcp.six_card_bonus": True}, stacks))
     for seat, amounts in enumerate(bets):
         for spot, amount in zip(("ante", "pair_plus", "six_card_bonus"), amounts, strict=True):
             if amount and GAME.is_legal(state, Bet(seat, spot, amount)):
@@ -692,7 +707,7 @@ def test_view_ignores_cards_hidden_from_the_viewer(deck: list[int], shuffle: obj
     """S002 before the result: seat 0's view is the same whatever the other hands and the
     dealer's cards are (cards 3..11 of the deck are hidden from seat 0)."""
     bets = {0: {"ante": G}, 1: {"ante": G}}
-    options = {"variant": "s002"}
+    options = {"tcp.variant": "s002"}
     base = GAME.apply(betting(bets, seats=2, options=options), CloseBetting(None))
     hidden = deck[3:]
     shuffle.shuffle(hidden)  # type: ignore[attr-defined]

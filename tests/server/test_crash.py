@@ -42,8 +42,8 @@ KILLS = 6
 SCALE = 0.05
 GAMES = ("texas-holdem", "tien-len", "tai-xiu", "three-card-poker", "ba-cay-chuong")
 OPTIONS: dict[str, dict[str, Any]] = {
-    "tai-xiu": {"betting_s": 20},
-    "three-card-poker": {"betting_s": 20, "decision_s": 10},
+    "tai-xiu": {"taixiu.betting_s": 20},
+    "three-card-poker": {"tcp.betting_s": 20, "tcp.decision_s": 10},
 }
 
 

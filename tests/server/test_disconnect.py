@@ -39,9 +39,9 @@ TURN_S = 15 * SCALE
 STAY = frozenset({"Fold", "SitOut", "Muck", "Leave"})
 """Actions the players avoid while A reconnects, so that the hand is still on."""
 WINDOWS: dict[str, dict[str, Any]] = {
-    "tai-xiu": {"betting_s": 10},
-    "teen-patti-2020": {"betting_s": 10},
-    "three-card-poker": {"betting_s": 10, "decision_s": 10},
+    "tai-xiu": {"taixiu.betting_s": 10},
+    "teen-patti-2020": {"teenpatti.betting_s": 10},
+    "three-card-poker": {"tcp.betting_s": 10, "tcp.decision_s": 10},
     "sam-loc": {"samloc.declare_s": 10},
 }
 

@@ -40,9 +40,9 @@ ROUNDS = int(os.environ.get("SANH_TEST_HIDDEN_ROUNDS", "200"))
 SCALE = 0.01
 """Timer scale: a 15 s turn is 0.15 s."""
 FAST_WINDOWS: dict[str, dict[str, Any]] = {
-    "tai-xiu": {"betting_s": 10},
-    "teen-patti-2020": {"betting_s": 10},
-    "three-card-poker": {"betting_s": 10, "decision_s": 10},
+    "tai-xiu": {"taixiu.betting_s": 10},
+    "teen-patti-2020": {"teenpatti.betting_s": 10},
+    "three-card-poker": {"tcp.betting_s": 10, "tcp.decision_s": 10},
     "sam-loc": {"samloc.declare_s": 10},
 }
 """Shorter betting windows (table options), so that hundreds of rounds fit in the test."""

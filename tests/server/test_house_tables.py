@@ -9,6 +9,7 @@ waits for its host, and a round with a player who sat in resumes after a restart
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -20,8 +21,8 @@ from sanh.server.wallet_services import WalletServices
 from tests.server.test_table import Seat, _act, _events, _run, _table, _until
 
 HOUSE = ["tai-xiu", "teen-patti-2020", "three-card-poker"]
-WINDOW = {"tai-xiu": {"betting_s": 20}, "teen-patti-2020": {"betting_s": 20}}
-WINDOW["three-card-poker"] = {"betting_s": 20, "decision_s": 20}
+WINDOW = {"tai-xiu": {"taixiu.betting_s": 20}, "teen-patti-2020": {"teenpatti.betting_s": 20}}
+WINDOW["three-card-poker"] = {"tcp.betting_s": 20, "tcp.decision_s": 20}
 
 
 def _results(seat: Seat) -> list[dict[str, Any]]:
@@ -103,7 +104,7 @@ def test_a_player_who_sits_during_the_window_bets_in_that_round(game_id: str) ->
 def test_a_player_hosted_tai_xiu_table_waits_for_its_host_the_bank() -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
         host, guest = Seat(services, "host"), Seat(services, "guest")
-        options = {"table": "player", "betting_s": 20}
+        options = {"taixiu.table": "player", "taixiu.betting_s": 20}
         actor = _table(hall, "tai-xiu", 3, host, options)
         await _until(lambda: actor.task is not None)
         await actor.call("join", guest.conn, None)
@@ -129,7 +130,7 @@ def test_a_round_interrupted_in_its_window_is_refunded_to_a_player_who_sat_in() 
 
     async def body(services: WalletServices, hall: Hall) -> None:
         player = Seat(services, "late")
-        actor = _table(hall, "tai-xiu", 4, player, {"betting_s": 200})
+        actor = _table(hall, "tai-xiu", 4, player, {"taixiu.betting_s": 200})
         await _until(lambda: actor.state is not None, timeout=10)
         initial = services.bank.balance(player.info.id)
         await actor.call("join", player.conn, None)
@@ -162,7 +163,7 @@ def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> Non
 
     async def body(services: WalletServices, hall: Hall) -> None:
         player = Seat(services, "late")
-        options = {"betting_s": 20, "decision_s": 300}
+        options = {"tcp.betting_s": 20, "tcp.decision_s": 300}
         actor = _table(hall, "three-card-poker", 3, player, options)
         await _until(lambda: actor.state is not None, timeout=10)
         initial = services.bank.balance(player.info.id)
@@ -200,8 +201,8 @@ def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_
 
     async def body(services: WalletServices, hall: Hall) -> None:
         player = Seat(services, "whale")
-        first = _table(hall, "tai-xiu", 3, player, {"betting_s": 300})
-        second = _table(hall, "tai-xiu", 3, player, {"betting_s": 300})
+        first = _table(hall, "tai-xiu", 3, player, {"taixiu.betting_s": 300})
+        second = _table(hall, "tai-xiu", 3, player, {"taixiu.betting_s": 300})
         await _until(lambda: first.state is not None and second.state is not None, timeout=10)
         wallet = services.bank.balance(player.info.id)
         for actor in (first, second):
@@ -230,3 +231,70 @@ def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_
         assert audit(services.ledger).ok
 
     _run(body, timer_scale=0.01, between_hands=0.5)
+
+
+OLD_NAMES = {"tcp.variant": "variant", "tcp.betting_s": "betting_s", "tcp.decision_s": "decision_s"}
+"""Three Card Poker options as tables and logs recorded them before they took RULES.md's names."""
+
+
+def _rename_options(data: dict[str, Any]) -> dict[str, Any]:
+    return {OLD_NAMES.get(name, name): value for name, value in data.items()}
+
+
+def test_a_table_and_a_round_recorded_under_the_old_option_names_resume() -> None:
+    """A table saved, and a round logged, before the options took RULES.md's names (``variant``,
+    ``betting_s``, ``decision_s``): after a restart the hall rebuilds the table under the new
+    names (``tcp.*``), the round resumes under its recorded rules (s002: a hand per player) and
+    settles; a finished hand recorded under the old names still replays in recall."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "old")
+        options = {"tcp.variant": "s002", "tcp.betting_s": 20, "tcp.decision_s": 300}
+        actor = _table(hall, "three-card-poker", 3, player, options)
+        await _until(lambda: actor.state is not None, timeout=10)
+        await actor.call("join", player.conn, None)
+        await actor.call("sit", player.conn, 1)
+        view = player.last_view()
+        await _act(actor, player, _place("three-card-poker", view), view["version"])
+        await _until(lambda: getattr(actor.state, "phase", "") == "decision", timeout=10)
+        hand, version = actor.hand, actor.state.version
+        await actor.stop()
+        hall.tables.pop(actor.id)
+        (spec,) = [data for table_id, data in services.bank.saved_tables() if table_id == actor.id]
+        (opening,) = [e for e in services.bank._events(actor.id, hand) if e["kind"] == "open"]
+        assert opening["config"]["options"] == options
+        spec["options"] = _rename_options(spec["options"])
+        opening["config"]["options"] = _rename_options(opening["config"]["options"])
+        del opening["seq"]
+
+        def rewrite(tx: Any) -> None:
+            tx.execute("UPDATE hall_tables SET spec = ? WHERE id = ?", (json.dumps(spec), actor.id))
+            tx.execute(
+                "UPDATE table_events SET payload = ? WHERE table_id = ? AND hand = ? AND seq = 0",
+                (json.dumps(opening), actor.id, hand),
+            )
+
+        services.ledger.store.run_write(rewrite)
+        assert hall.restore() == {actor.id: "resumed"}
+        rebuilt = hall.tables[actor.id]
+        assert rebuilt.spec.options == options
+        assert rebuilt.state.version == version and rebuilt.state.config.option_map == options
+        assert rebuilt.state.rules.variant == "s002" and not rebuilt.state.rules.shared_player_hand
+        await _until(lambda: rebuilt.hands_completed >= 1, timeout=10)
+        assert rebuilt.last_result is not None and rebuilt.last_result["hand"] == hand
+        (recorded,) = services.hands_for(player.info.id, 5)
+        old_config = {**opening["config"]}
+
+        def rewrite_hand(tx: Any) -> None:
+            tx.execute(
+                "UPDATE hands SET config = ? WHERE id = ?",
+                (json.dumps(old_config), recorded["id"]),
+            )
+
+        services.ledger.store.run_write(rewrite_hand)
+        recalled = services.hand_for(player.info.id, recorded["id"])
+        assert recalled is not None and recalled["view"]["variant"] == "s002"
+        assert recalled["settlement"] == rebuilt.last_result["settlement"]
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=5)

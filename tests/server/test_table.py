@@ -119,11 +119,11 @@ def _events(actor: TableActor, hand: int) -> list[dict[str, Any]]:
 def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
     """Three Card Poker: at the decision deadline every pending seat is folded together (the
     table's default applied again while the window stays open), not one per new window; the
-    decision window has its own length (``decision_s``), not what was left of the betting."""
+    decision window has its own length (``tcp.decision_s``), not what was left of the betting."""
 
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"p{i}") for i in range(3)]
-        options = {"betting_s": 40, "decision_s": 20}
+        options = {"tcp.betting_s": 40, "tcp.decision_s": 20}
         actor = _table(hall, "three-card-poker", 3, players[0], options)
         await _sit(actor, *players)
         await _until(lambda: actor.state is not None)
@@ -152,12 +152,29 @@ def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
     _run(body, timer_scale=0.01)
 
 
+def test_a_ba_cay_chuong_betting_window_lasts_its_option() -> None:
+    """RULES.md §2.5: ``bacaychuong.betting_s`` (15 s by default) is the betting window's length,
+    chosen per table; the squeeze window after it is 15 s."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        banker, player = Seat(services, "banker"), Seat(services, "player")
+        actor = _table(hall, "ba-cay-chuong", 2, banker, {"bacaychuong.betting_s": 40})
+        await _sit(actor, banker, player)
+        await _until(lambda: getattr(actor.state, "phase", "") == "bet", timeout=10)
+        opened = time.time()
+        await _until(lambda: None in actor.deadlines)
+        assert 0.3 < actor.deadlines[None] - opened < 0.45, actor.deadlines[None] - opened
+        await _until(lambda: getattr(actor.state, "phase", "") != "bet", timeout=10)
+
+    _run(body, timer_scale=0.01)
+
+
 def test_every_bot_bets_in_a_betting_window() -> None:
     """Tài Xỉu with bots only: each bot places, confirms and is ready within one window."""
 
     async def body(services: WalletServices, hall: Hall) -> None:
         host = Seat(services, "host")
-        actor = _table(hall, "tai-xiu", 5, host, {"betting_s": 30})
+        actor = _table(hall, "tai-xiu", 5, host, {"taixiu.betting_s": 30})
         await actor.call("add_bots", host.conn, 5)
         await _until(lambda: actor.hands_completed >= 1, timeout=10)
         kinds = [(e["type"], e.get("seat")) for e in _events(actor, 1)]
@@ -171,7 +188,7 @@ def test_every_bot_bets_in_a_betting_window() -> None:
 def test_a_version_from_earlier_in_the_window_is_accepted_a_stale_turn_is_not() -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
         a, b = Seat(services, "a"), Seat(services, "b")
-        actor = _table(hall, "tai-xiu", 2, a, {"betting_s": 60})
+        actor = _table(hall, "tai-xiu", 2, a, {"taixiu.betting_s": 60})
         await _sit(actor, a, b)
         await _until(lambda: actor.state is not None)
         view_a, view_b = a.last_view(), b.last_view()
