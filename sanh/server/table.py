@@ -1209,6 +1209,10 @@ class TableActor:
                     state.version - 1,
                 )
             self.held[seat] = risk
+            if slot.bot is None:  # the wallet shown in the page drops with the bet
+                balance = p.BalanceUpdate(balance=self.bank.balance(slot.player.id))
+                for watcher in self._connections_of(slot.player.id):
+                    self._send(watcher, balance)
 
     def _flush_log(self) -> None:
         """Hand the buffered events to the bank now: the hand's settlement commits them first."""

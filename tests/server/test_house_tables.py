@@ -217,6 +217,8 @@ def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_
         await _act(first, player, bet, first.state.version)
         assert services.bank.balance(player.info.id) == wallet - big, "held as it was placed"
         assert first.held == {0: big}
+        told = [m["balance"] for m in player.drain() if m["type"] == "balance"]
+        assert told == [wallet - big], "the page is told of the wallet's new balance"
         before = repr(second.state)
         player.drain()
         await _act(second, player, bet, second.state.version)
