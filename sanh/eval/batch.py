@@ -31,8 +31,6 @@ variable ``SANH_EVAL_THREADS`` (read at import), else the CPUs this process may 
 
 from __future__ import annotations
 
-import os
-import warnings
 from array import array
 from functools import cache
 from typing import TypeAlias
@@ -43,6 +41,7 @@ import numpy.typing as npt
 from sanh.eval._backend import SPEEDUPS
 from sanh.eval.poker import pure_tables
 from sanh.eval.three_card import SUITED_OFFSET, TCP_TABLE, TEEN_PATTI_TABLE
+from sanh.hostinfo import eval_threads
 
 __all__ = [
     "DEFAULT_THREADS",
@@ -73,26 +72,7 @@ microseconds on a VM (starting one, after 0.2 s idle, up to 60), what the C loop
 nothing at 65,536 on a busy one (BENCHMARKS.md)."""
 
 
-def _threads_from_environment() -> int:
-    value = os.environ.get("SANH_EVAL_THREADS", "").strip()
-    if value:
-        try:
-            threads = int(value)
-        except ValueError:
-            threads = 0
-        if threads >= 1:
-            return threads
-        warnings.warn(
-            f"SANH_EVAL_THREADS={value!r} is not a positive integer; ignored",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-    if hasattr(os, "sched_getaffinity"):
-        return max(len(os.sched_getaffinity(0)), 1)
-    return os.cpu_count() or 1
-
-
-DEFAULT_THREADS = _threads_from_environment()
+DEFAULT_THREADS = eval_threads()
 """The thread limit of :func:`evaluate_batch` when it is not given: ``SANH_EVAL_THREADS``, else
 the CPUs this process may run on."""
 
