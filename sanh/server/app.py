@@ -448,21 +448,41 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         conn: Connection | None = None
         writer: asyncio.Task[None] | None = None
         bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
-        strikes = 0
+        strikes: list[float] = []
+        """When each recent refused frame came (within ``strike_window``)."""
+        sign_in_by = time.monotonic() + settings.hello_timeout
         try:
             # The session token comes in the first frame (a hello), never in the URL: the
             # access log prints URLs (docs/protocol.md, "Signing in").
             while True:
-                frame = await websocket.receive()
+                if conn is None:
+                    try:  # a connection that never signs in does not stay open
+                        frame = await asyncio.wait_for(
+                            websocket.receive(), max(0.0, sign_in_by - time.monotonic())
+                        )
+                    except TimeoutError:
+                        await _send_error(
+                            websocket,
+                            conn,
+                            hall,
+                            p.ErrorCode.UNAUTHENTICATED,
+                            f"no hello with a session token within {settings.hello_timeout:g} s",
+                        )
+                        await websocket.close(code=status.WS_1008_POLICY_VIOLATION)
+                        break
+                else:
+                    frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
                 data = frame.get("text") if frame.get("text") is not None else frame.get("bytes")
                 hall.metrics.messages_in += 1
                 problem = _check_frame(data, bucket, settings)
                 if problem is not None:
-                    strikes += 1
+                    now = time.monotonic()
+                    strikes = [t for t in strikes if now - t < settings.strike_window]
+                    strikes.append(now)
                     await _send_error(websocket, conn, hall, problem[0], problem[1])
-                    if strikes > 200:
+                    if len(strikes) > settings.max_strikes:
                         await websocket.close(code=status.WS_1008_POLICY_VIOLATION)
                         break
                     continue
@@ -548,8 +568,10 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         table_id = getattr(message, "table", None)
         if isinstance(message, p.Resume):
             for candidate in hall.tables.values():
-                if any(
-                    s is not None and s.resume_token == message.resume_token
+                if any(  # only the player's own seat: another's token names no table
+                    s is not None
+                    and s.resume_token == message.resume_token
+                    and s.player.id == conn.player.id
                     for s in candidate.seats
                 ):
                     candidate.submit("resume", conn, message.resume_token)

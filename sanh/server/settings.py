@@ -66,6 +66,13 @@ class Settings:
     """permessage-deflate on the WebSocket (off: views are small, CPU is dear)."""
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    hello_timeout: float = 10.0
+    """A WebSocket that has not signed in (a valid ``hello``) this long after it opened is
+    closed (code 1008)."""
+    max_strikes: int = 200
+    """Refused frames (too large, too fast) that close a connection (code 1008)..."""
+    strike_window: float = 60.0
+    """...within this many seconds: older strikes are forgotten."""
     log_json: bool = True
 
     def scaled(self, seconds: float) -> float:

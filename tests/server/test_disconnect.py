@@ -278,6 +278,7 @@ async def _phases(
     await a.send({"type": "resume", "resume_token": other})
     error = await a.wait_for(refusal, 30, mark)
     assert error["code"] == "bad_resume"
+    assert error.get("table") is None, "another player's token names no table"
     await b.send({"type": "remove_bots", "table": table})
     for player in (a, b):
         await player.close()

@@ -14,8 +14,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -444,3 +446,53 @@ def test_fuzzing_a_seat_mid_hand_changes_nothing(slow_hall: HallProcess) -> None
     }
     assert expected <= codes, expected - codes
     assert httpx.get(f"{slow_hall.url}/healthz", timeout=10).status_code == 200
+
+
+def test_a_silent_connection_is_closed_and_strikes_are_forgotten(tmp_path: Path) -> None:
+    """A WebSocket that never signs in is closed after ``hello_timeout``; one that signs in in
+    time stays open; refused frames close a connection only when too many come within
+    ``strike_window``."""
+    hall = HallProcess(
+        tmp_path / "hall.db",
+        free_port(),
+        0.05,
+        log=tmp_path / "hall.log",
+        env={"SANH_HELLO_TIMEOUT": "1", "SANH_MAX_STRIKES": "5", "SANH_STRIKE_WINDOW": "1"},
+    )
+    hall.start()
+
+    async def closed(ws: Any, timeout: float = 5) -> int | None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.wait_for(ws.recv(), timeout)
+        return ws.close_code  # type: ignore[no-any-return]
+
+    async def main() -> None:
+        async with httpx.AsyncClient(timeout=30) as http:
+            anna = await WsPlayer.guest(http, hall.url, "anna")
+        silent = await _raw(hall)
+        started = time.monotonic()
+        refusal = await _answer(silent, timeout=5)
+        assert refusal["code"] == "unauthenticated" and "hello" in refusal["message"]
+        assert await closed(silent) == 1008
+        assert 0.8 < time.monotonic() - started < 4
+        ws = await _raw(hall, anna.token)
+        assert (await _answer(ws))["type"] == "welcome"
+        await asyncio.sleep(1.5)  # past the sign-in time: a signed-in connection stays
+        await ws.send(json.dumps({"type": "ping"}))
+        assert (await _answer(ws))["type"] == "pong"
+        junk = "x" * 10_000  # over max_message_bytes: a strike
+        for _ in range(5):
+            await ws.send(junk)
+            assert (await _answer(ws))["code"] == "too_large"
+        await asyncio.sleep(1.2)  # those strikes are forgotten
+        for _ in range(5):
+            await ws.send(junk)
+            assert (await _answer(ws))["code"] == "too_large"
+        await ws.send(junk)  # the sixth within the window closes it
+        assert await closed(ws) == 1008
+
+    try:
+        asyncio.run(main())
+    finally:
+        hall.stop()
