@@ -15,8 +15,7 @@ from sanh.games.base import TableConfig
 from sanh.games.driver import random_playout
 from sanh.notation.history import dump_history, record_history
 from sanh.notation.phh import parse_phh, replay_phh
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+from tests.shared import shared_path
 
 
 def test_replay_json_gives_one_line_per_hand_in_order(
@@ -27,7 +26,7 @@ def test_replay_json_gives_one_line_per_hand_in_order(
     state = random_playout(game, config, SeededRng("cli"))
     history = tmp_path / "hand.json"
     history.write_text(dump_history(record_history(game, state, seed="cli")))
-    real = SHARED / "phh-real" / "abs-50nlh.phhs"
+    real = shared_path("phh-real", "abs-50nlh.phhs")
     assert main(["replay", "--json", str(history), str(real)]) == 0
     lines = capsys.readouterr().out.splitlines()
     hands = parse_phh(real.read_text())
@@ -44,7 +43,7 @@ def test_replay_json_gives_one_line_per_hand_in_order(
 
 
 def test_replay_prints_stacks_and_pots(capsys: pytest.CaptureFixture[str]) -> None:
-    real = SHARED / "phh-real" / "abs-100nlh.phhs"
+    real = shared_path("phh-real", "abs-100nlh.phhs")
     assert main(["replay", str(real)]) == 0
     out = capsys.readouterr().out
     assert "[1]: texas-holdem" in out

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 import warnings
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from sanh.cards.deck import DECK_52
 from sanh.games.base import Action, Shuffle, TableConfig
 from sanh.games.texas_holdem import Call, Check, Fold, HoldemState, RaiseTo, TexasHoldem
 from sanh.notation.phh import format_phh, parse_phh, replay_phh
+from tests.shared import shared_path
 
 GAME = TexasHoldem()
 HANDS = 1000
@@ -41,12 +41,6 @@ AUTOMATIONS = (
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
 )
-
-
-def shared_dir() -> Path:
-    """``shared/`` beside the repository (CI), or beside the worktree (development)."""
-    repo = Path(__file__).resolve().parents[2]
-    return repo.parent / "shared"
 
 
 def random_stack(rnd: random.Random) -> int:
@@ -181,7 +175,7 @@ def test_thousand_random_hands_match_pokerkit_and_round_trip_through_phh() -> No
 
 @pytest.mark.parametrize("name", ["abs-50nlh.phhs", "abs-100nlh.phhs", "abs-1000nlh.phhs"])
 def test_every_real_hand_replays_to_pokerkits_stacks(name: str) -> None:
-    text = (shared_dir() / "phh-real" / name).read_text()
+    text = shared_path("phh-real", name).read_text()
     hands = parse_phh(text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # pokerkit: unknown field, a fold with a free check

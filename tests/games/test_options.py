@@ -33,9 +33,9 @@ from sanh.notation.history import (
 )
 from sanh.notation.jsonable import to_jsonable
 from sanh.server.settings import Settings
+from tests.shared import shared_path
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES_MD = ROOT.parent / "shared" / "RULES.md"
 OPTIONS_MD = ROOT / "docs" / "options.md"
 
 PREFIXES = frozenset(
@@ -214,7 +214,7 @@ def test_config_from_json_reads_old_names_only_when_it_knows_the_game() -> None:
 
 def rules_md_names() -> set[str]:
     """Every option name RULES.md gives."""
-    return set(RULES_NAME.findall(RULES_MD.read_text()))
+    return set(RULES_NAME.findall(shared_path("RULES.md").read_text()))
 
 
 def engine_option_names() -> set[str]:
