@@ -243,7 +243,7 @@ async function renderLobby() {
     seats.min = game.seats_min; seats.max = game.seats_max; seats.value = game.seats_max;
     box.innerHTML = `<legend>${t("lobby.options")}</legend>` + game.options.map((o) => {
       const label = esc(t(`option.${o.name}`));
-      const help = o.help ? ` title="${esc(o.help)}"` : "";
+      const help = ` title="${esc(tg("option_help", game.id, o.name))}"`;
       if (typeof o.default === "boolean") {
         return `<label class="check"${help}><input type="checkbox" data-opt="${o.name}" ${o.default ? "checked" : ""}> ${label}</label>`;
       }
