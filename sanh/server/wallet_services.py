@@ -713,7 +713,8 @@ class WalletServices:
         ]
 
     def hand_for(self, player_id: str, hand_id: str) -> dict[str, Any] | None:
-        """One hand as the player saw it: own cards, every action, public cards, result."""
+        """One hand as the player's seat could know it (:func:`~sanh.server.recall.recall_hand`):
+        its final view, the events it could know of, the seats' names, the settlement."""
         with self.ledger.store.read() as tx:
             rows = tx.execute(
                 "SELECT h.game, h.hand, h.table_id, h.players, h.config, h.events, h.settlement,"
