@@ -274,6 +274,11 @@ class GameInfo:
     """Every action class of the game, for parsing histories and wire messages."""
     counts_xp: bool = True
     """Whether the hand counts play time and personal XP (Tài Xỉu does not)."""
+    private_actions: tuple[type[Action], ...] = ()
+    """Action types that only their own seat sees: the other seats' views never show them (the
+    house games whose views give only the table's totals, not each seat's bets). A recalled
+    hand leaves out the other seats' actions of these types, and every :class:`SitIn` but the
+    viewer's own (it carries the player's stack)."""
 
 
 @dataclass(frozen=True, slots=True)

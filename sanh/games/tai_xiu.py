@@ -494,6 +494,7 @@ class TaiXiu(Game[TaiXiuState]):
         ),
         action_types=(Place, Confirm, Clear, Ready, CloseBetting, SitIn),
         counts_xp=False,
+        private_actions=(Place, Confirm, Clear, Ready),
     )
 
     # ----- setup ---------------------------------------------------------------------------

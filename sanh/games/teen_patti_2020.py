@@ -412,6 +412,7 @@ class TeenPatti2020(Game[TeenPattiState]):
             ),
         ),
         action_types=(Bet, Ready, CloseBetting, SitIn),
+        private_actions=(Bet, Ready),
     )
 
     # ----- setup ---------------------------------------------------------------------------

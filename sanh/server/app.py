@@ -353,7 +353,9 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
 
     @endpoint
     async def recall_one(request: Request) -> Response:
-        """One hand as the player saw it."""
+        """One hand as the player's seat could know it: its final view, the events it could
+        know of (the deal without the deck order, no other seat's private bets), the settlement,
+        the seats' players and names (``sanh/server/recall.py``)."""
         player = player_of(request)
         hand = services.recall.hand_for(player.id, request.path_params["hand"])
         if hand is None:

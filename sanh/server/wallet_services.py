@@ -46,8 +46,9 @@ from sanh.ledger.players import HallConfig, PlayerRefused
 from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
-from sanh.notation.jsonable import event_from_json, to_jsonable
+from sanh.notation.jsonable import to_jsonable
 from sanh.server.eventlog import EventLog
+from sanh.server.recall import recall_hand
 from sanh.server.services import HandOpen, PlayerInfo
 
 __all__ = ["LedgerBank", "WalletServices"]
@@ -712,7 +713,8 @@ class WalletServices:
         ]
 
     def hand_for(self, player_id: str, hand_id: str) -> dict[str, Any] | None:
-        """One hand as the player saw it: own cards, every action, public cards, result."""
+        """One hand as the player's seat could know it (:func:`~sanh.server.recall.recall_hand`):
+        its final view, the events it could know of, the seats' names, the settlement."""
         with self.ledger.store.read() as tx:
             rows = tx.execute(
                 "SELECT h.game, h.hand, h.table_id, h.players, h.config, h.events, h.settlement,"
@@ -724,23 +726,29 @@ class WalletServices:
             return None
         game_id, hand, table, players, config, events, settlement, seed, seat = rows[0]
         game = find_game(game_id)
-        state = game.new_state(config_from_json(json.loads(config), game))
-        actions: list[str] = []
-        for raw in json.loads(events):
-            body = {k: v for k, v in raw.items() if k not in {"kind", "seq"}}
-            event = event_from_json(game, body)
-            state = game.apply(state, event)
-            if body.get("type") != "shuffle":
-                actions.append(str(event))
+        actions, view = recall_hand(
+            game, config_from_json(json.loads(config), game), json.loads(events), int(seat)
+        )
+        seated: list[str | None] = json.loads(players)
         return {
             "id": hand_id,
             "game": game_id,
             "hand": int(hand),
             "table": table,
             "seat": int(seat),
-            "players": json.loads(players),
+            "players": seated,
+            "names": [self._display_name(p) for p in seated],
             "actions": actions,
-            "view": to_jsonable(game.observe(state, int(seat))),
+            "view": view,
             "settlement": json.loads(settlement),
             "server_seed": seed,
         }
+
+    def _display_name(self, player_id: str | None) -> str | None:
+        """A seat's player's display name (as shown at the table), or None for an empty seat."""
+        if player_id is None:
+            return None
+        try:
+            return self.players.player(_pid(player_id)).display_name
+        except PlayerRefused:
+            return None

@@ -1,8 +1,8 @@
 // sanh browser client: a single page over the hall's HTTP API and WebSocket protocol.
 // It renders only what the server sends (views) and offers only the server's legal actions.
 import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has } from "/i18n.js";
-import { cardsHTML, isCardCode } from "/cards.js";
-import { gold, signed, esc, tv, actionLabel, sameTemplate, describe } from "/util.js";
+import { cardsHTML, isCardCode, dieSVG } from "/cards.js";
+import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -243,7 +243,7 @@ async function renderLobby() {
     seats.min = game.seats_min; seats.max = game.seats_max; seats.value = game.seats_max;
     box.innerHTML = `<legend>${t("lobby.options")}</legend>` + game.options.map((o) => {
       const label = esc(t(`option.${o.name}`));
-      const help = o.help ? ` title="${esc(o.help)}"` : "";
+      const help = ` title="${esc(tg("option_help", game.id, o.name))}"`;
       if (typeof o.default === "boolean") {
         return `<label class="check"${help}><input type="checkbox" data-opt="${o.name}" ${o.default ? "checked" : ""}> ${label}</label>`;
       }
@@ -590,6 +590,18 @@ function renderSeat(seat, update, ctx, renderer) {
   </div>`;
 }
 
+// The name of an engine seat in a result: "you", the name of the player sitting there (from the
+// table's seats, {player, name}), else "Seat n"; no seat is the house. Already escaped.
+function seatNamer(players, seats) {
+  return (seat) => {
+    if (seat === null || seat === undefined) return t("table.house");
+    const player = players[seat];
+    if (player && player === state.player) return t("table.you");
+    const entry = player ? seats.find((x) => x.player === player) : null;
+    return entry && entry.name ? esc(entry.name) : t("table.seat_n", { n: seat + 1 });
+  };
+}
+
 function renderResult(result, update) {
   if (!result) return "";
   const game = update ? update.game : "";
@@ -600,13 +612,7 @@ function renderResult(result, update) {
       <p class="my-result">${t("table.voided")}</p>${result.voided ? `<p class="muted small">${esc(result.voided)}</p>` : ""}</section>`;
   }
   const mine = result.seats.indexOf(state.player);
-  const who = (seat) => {
-    if (seat === null || seat === undefined) return t("table.house");
-    const player = result.seats[seat];
-    if (player === state.player) return t("table.you");
-    const entry = (update ? update.seats : []).find((x) => x.player === player);
-    return entry ? esc(entry.name) : t("table.seat_n", { n: seat + 1 });
-  };
+  const who = seatNamer(result.seats, update ? update.seats : []);
   const lines = (s.lines || []).map((l) => `<tr class="${l.seat === mine ? "mine" : ""}">
       <td>${who(l.seat)}</td><td>${esc(tg("item", game, l.item))}${l.detail ? ` <span class="muted line-detail">${describe(game, l.detail, { names: who })}</span>` : ""}</td>
       <td class="num">${l.stake ? gold(l.stake) : ""}</td><td class="num ${l.amount >= 0 ? "win" : "loss"}">${signed(l.amount)}</td></tr>`).join("");
@@ -629,7 +635,9 @@ function renderResult(result, update) {
 }
 
 // A generic rendering of a view value (the details panel and the settlement facts).
-const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$)/i;
+const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$|^my_(confirmed|pending)$)/i;
+// Seat fields whose names also look like money (small_blind_seat, banker): a seat wins.
+const SEAT_FIRST = /(^|_)(seat|banker)$/;
 // Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
 const TEXT_FIELDS = new Set(["detail", "log", "reason"]);
 const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
@@ -657,6 +665,7 @@ function renderValue(game, key, value, who) {
   }
   if (typeof value === "string" && TEXT_FIELDS.has(key)) return describe(game, value, { names: name }) || "—";
   if (typeof value === "string" && key === "item") return esc(tg("item", game, value));
+  if (typeof value === "number" && SEAT_FIRST.test(key)) return name(value);
   if (typeof value === "number" && MONEY.test(key)) return gold(value);
   if (typeof value === "number" && SEATS.test(key)) return name(value);
   if (typeof value === "boolean") return value ? t("yes") : t("no");
@@ -824,18 +833,40 @@ async function renderProfile() {
   });
 }
 
+// One event of a recalled hand (the server lists only what this seat could know): the deal and
+// the dice are chance; an action says who took it and what, with its cards, amount and area.
+function recallEventHTML(game, event, who) {
+  if (event.type === "shuffle") {
+    return `<li class="recall-event chance" data-type="shuffle">${t("recall.deal")}</li>`;
+  }
+  if (event.type === "roll") {
+    const dice = event.dice || [];
+    const info = state.games.find((g) => g.id === game);
+    if (info ? info.deck === "dice" : dice.length === 3) {
+      return `<li class="recall-event chance" data-type="roll">${t("recall.dice")}: <span class="dice-text">${dice.join("·")}</span> <span class="dice small">${dice.map((d) => dieSVG(d, 22)).join("")}</span></li>`;
+    }
+    return `<li class="recall-event chance" data-type="roll">${t("recall.draw")}: ${dice.map((d) => esc(d)).join("·")}</li>`;
+  }
+  const actor = event.type === "SitIn" ? event.chair : event.seat;
+  const name = actor === null || actor === undefined ? t("recall.table") : who(actor);
+  return `<li class="recall-event" data-type="${esc(event.type)}" data-seat="${actor ?? ""}"><span class="who">${name}</span>: <span class="what">${actionHTML(game, event, { names: who })}</span></li>`;
+}
+
 async function renderRecall(handId) {
   if (handId) {
     const hand = await api(`/api/recall/${encodeURIComponent(handId)}`);
     const game = hand.game;
-    const fake = { game, seats: [] };
+    const players = hand.players || [];
+    const seats = players.map((player, i) => ({ player, name: (hand.names || [])[i] || null }));
+    const update = { game, seats };
+    const who = seatNamer(players, seats);
     const view = hand.view || {};
     const fields = Object.entries(view).filter(([k]) => !BASE_FIELDS.has(k));
-    app.innerHTML = `<section class="panel"><p><a href="#/recall">← ${t("recall.back")}</a></p>
+    app.innerHTML = `<section class="panel recall"><p><a href="#/recall">← ${t("recall.back")}</a></p>
       <h1>${esc(gameName(game))} · ${t("table.hand")} ${hand.hand}</h1>
-      <dl class="fields view">${fields.map(([k, v]) => `<dt>${esc(tg("field", game, k))}</dt><dd>${renderValue(game, k, v)}</dd>`).join("")}</dl>
-      <h2>${t("recall.actions")}</h2><ol class="log">${(hand.actions || []).map((a) => `<li>${esc(typeof a === "string" ? a : JSON.stringify(a))}</li>`).join("")}</ol>
-      ${renderResult({ hand: hand.hand, settlement: hand.settlement, seats: hand.players || [], server_seed: hand.server_seed }, fake)}</section>`;
+      <dl class="fields view">${fields.map(([k, v]) => `<dt>${esc(tg("field", game, k))}</dt><dd>${renderValue(game, k, v, who)}</dd>`).join("")}</dl>
+      <h2>${t("recall.actions")}</h2><ol class="log recall-log" id="recall-log" data-lang="${getLang()}">${(hand.actions || []).map((a) => recallEventHTML(game, a, who)).join("")}</ol>
+      ${renderResult({ hand: hand.hand, settlement: hand.settlement, seats: players, server_seed: hand.server_seed }, update)}</section>`;
     return;
   }
   const { hands } = await api("/api/recall?limit=20");

@@ -1,6 +1,6 @@
 // Small helpers shared by the page and the game renderers.
 import { t, tg, has } from "/i18n.js";
-import { isCardCode, cardLabel } from "/cards.js";
+import { isCardCode, cardLabel, cardsHTML } from "/cards.js";
 
 // Money is integer minor units; 1 gold = 100 units, shown with two decimals (1,234.00).
 export function gold(units) {
@@ -25,36 +25,60 @@ export function tv(game, value) {
   return tg("value", game, value);
 }
 
-const MONEY_FIELDS = new Set(["amount"]);
+const MONEY_FIELDS = new Set(["amount", "stack"]);
+const SKIPPED_FIELDS = new Set(["type", "seat", "sizes", "chair", "clan"]);
 
-// The label of an action: its translated name and its fields (cards, amounts, areas).
-export function actionLabel(game, action, { names } = {}) {
-  const name = tg("action", game, action.type);
+// The fields of an action, each made by `text` (a plain string: kept or escaped) or `cards` (a
+// list of card codes and the sizes of its groups); names(seat) is inserted as it is.
+function actionParts(game, action, { names, text, cards }) {
   const parts = [];
   for (const [key, value] of Object.entries(action)) {
-    if (key === "type" || key === "seat") continue;
-    if (key === "sizes" || value === undefined || value === null) continue;
+    if (SKIPPED_FIELDS.has(key) || value === undefined || value === null) continue;
     if (Array.isArray(value)) {
-      if (value.every(isCardCode)) parts.push(value.map(cardLabel).join(" "));
-      else parts.push(value.join(","));
+      if (value.every(isCardCode)) parts.push(cards(value, Array.isArray(action.sizes) ? action.sizes : null));
+      else parts.push(text(value.join(",")));
     } else if (typeof value === "number" && MONEY_FIELDS.has(key)) {
-      parts.push(gold(value));
+      parts.push(text(gold(value)));
     } else if (key === "target" && typeof value === "number") {
-      parts.push(`→ ${names ? names(value) : value + 1}`);
+      parts.push(`${text("→")} ${names ? names(value) : text(String(value + 1))}`);
     } else if (key === "meld" && typeof value === "number") {
-      parts.push(`${t("table.meld")} ${value + 1}`);
+      parts.push(text(`${t("table.meld")} ${value + 1}`));
     } else if (key === "index" && typeof value === "number") {
-      parts.push(`#${value + 1}`);
+      parts.push(text(`#${value + 1}`));
     } else if (isCardCode(value)) {
-      parts.push(cardLabel(value));
+      parts.push(cards([value], null));
     } else if (typeof value === "boolean") {
-      parts.push(`${has(`field.${key}`) ? t(`field.${key}`) : t(`option.xito.${key}`)}: ${value ? t("yes") : t("no")}`);
+      parts.push(text(`${has(`field.${key}`) ? t(`field.${key}`) : t(`option.xito.${key}`)}: ${value ? t("yes") : t("no")}`));
     } else if (typeof value === "string") {
-      parts.push(tv(game, value));
+      parts.push(text(tv(game, value)));
     } else {
-      parts.push(String(value));
+      parts.push(text(String(value)));
     }
   }
+  return parts;
+}
+
+// The label of an action: its translated name and its fields (cards, amounts, areas), as text.
+export function actionLabel(game, action, { names } = {}) {
+  const name = tg("action", game, action.type);
+  const parts = actionParts(game, action, {
+    names,
+    text: (s) => s,
+    cards: (list) => list.map(cardLabel).join(" "),
+  });
+  return parts.length ? `${name} ${parts.join(" ")}` : name;
+}
+
+// The same as HTML: the name, then the fields, cards drawn as small SVG cards (a lay-down's
+// melds one group each); names(seat) gives a seat's name, already escaped.
+export function actionHTML(game, action, { names } = {}) {
+  const cards = (list, sizes) => {
+    if (!sizes || sizes.reduce((a, b) => a + b, 0) !== list.length) return cardsHTML(list, { size: "xs" });
+    let start = 0;
+    return sizes.map((n) => { start += n; return cardsHTML(list.slice(start - n, start), { size: "xs" }); }).join(" ");
+  };
+  const parts = actionParts(game, action, { names, text: esc, cards });
+  const name = `<span class="action-name">${esc(tg("action", game, action.type))}</span>`;
   return parts.length ? `${name} ${parts.join(" ")}` : name;
 }
 

@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from sanh.cli._texts import term, web_strings
+from sanh.games import REGISTRY
+from sanh.i18n import LANGUAGES
+from sanh.types import format_gold
 from tests.web.conftest import ARTIFACTS, DESKTOP, PHONE
 
 __all__ = [
     "STRATEGIES",
+    "check_recall",
     "check_translated",
     "create_table",
     "play_round",
@@ -87,6 +94,84 @@ def check_both_languages(page: Page) -> None:
     """The page has no untranslated key in English nor in Vietnamese (left in Vietnamese)."""
     for lang in ("en", "vi"):
         switch_language(page, lang)
+        check_translated(page)
+
+
+# ----- the recall of a hand ---------------------------------------------------------------------
+RECALL_JS = """async id => {
+  const headers = { authorization: 'Bearer ' + localStorage.getItem('sanh.token') };
+  return (await fetch('/api/recall/' + encodeURIComponent(id), { headers })).json();
+}"""
+RAW = re.compile(r"[{}\[\]\"]|[a-z]_[a-z]|\b[a-z]+:[a-z\d]|\bp\d+ [a-z]")
+"""What an action left raw looks like: JSON (``{"type": ...}``), a code (``player_a``,
+``odds:1``) or notation (``p1 call``)."""
+
+
+def _cards_of(action: dict[str, Any]) -> list[str]:
+    cards = action.get("cards") or []
+    return [*cards, action["card"]] if action.get("card") else list(cards)
+
+
+def check_recall(page: Page, url: str, game: str) -> None:
+    """Open the recall of the player's latest hand and find each of its events rendered, in
+    both languages: who acted ("you", the player's name, the table), the translated action,
+    its amount in gold, its cards as SVG cards, its bet area and target by name; the deal and
+    the dice as such. No raw JSON, code or notation, no untranslated key."""
+    page.goto(f"{url}/#/recall")
+    link = page.locator("a[href^='#/recall/']").first
+    link.wait_for()
+    hand_id = unquote((link.get_attribute("href") or "").removeprefix("#/recall/"))
+    hand = page.evaluate(RECALL_JS, hand_id)
+    events: list[dict[str, Any]] = hand["actions"]
+    assert events, f"{game}: the recall lists no event"
+    table = web_strings()
+    dice_game = REGISTRY[game].info.deck == "dice"
+    link.click()
+    for lang in ("en", "vi"):  # left in Vietnamese, the default
+        switch_language(page, lang)
+        page.wait_for_selector(f"#recall-log[data-lang='{lang}']")
+        strings = {key: texts[LANGUAGES.index(lang)] for key, texts in table.items()}
+
+        def text(key: str, strings: dict[str, str] = strings) -> str:
+            return strings[key]
+
+        def who(seat: int | None, text: Callable[[str], str] = text) -> str:
+            if seat is None:
+                return text("recall.table")
+            if seat == hand["seat"]:
+                return text("table.you")
+            return hand["names"][seat] or text("table.seat_n").replace("{n}", str(seat + 1))
+
+        items = page.locator("#recall-log > li")
+        assert items.count() == len(events), f"{game}: {items.count()} items, {len(events)} events"
+        for number, event in enumerate(events):
+            item = items.nth(number)
+            shown = item.inner_text()
+            kind = event["type"]
+            assert item.get_attribute("data-type") == kind, (game, number, event)
+            if kind == "shuffle":
+                assert shown == text("recall.deal"), (game, shown)
+                continue
+            if kind == "roll":
+                dice = "·".join(str(d) for d in event["dice"])
+                label = "recall.dice" if dice_game else "recall.draw"
+                assert shown.startswith(f"{text(label)}: {dice}"), (game, shown)
+                continue
+            actor = event["chair"] if kind == "SitIn" else event["seat"]
+            assert shown.startswith(f"{who(actor)}: "), (game, shown, event)
+            what = item.locator(".what").inner_text()
+            assert not RAW.search(what), f"{game}: {what!r} left raw ({event})"
+            assert term("action", game, kind, lang) in what, (game, what, event)
+            for field in ("amount", "stack"):
+                if isinstance(event.get(field), int):
+                    assert format_gold(event[field]) in what, (game, what, event)
+            for field in ("bet", "spot", "reason"):
+                if isinstance(event.get(field), str):
+                    assert term("value", game, event[field], lang) in what, (game, what, event)
+            if isinstance(event.get("target"), int):
+                assert who(event["target"]) in what, (game, what, event)
+            for card in _cards_of(event):
+                assert item.locator(f"svg[data-card='{card}']").count(), (game, card, event)
         check_translated(page)
 
 

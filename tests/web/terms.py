@@ -1,12 +1,12 @@
 """Every term of every registered game that the web client must translate, from the registry.
 
-Action types, view fields, options (names and choices) come from each game's declarations;
-settlement items, the enumerated values of views (phases, outcomes, bet areas, hand names...)
-and of settlement facts, and the text codes of settlement line details and logs (with the terms
-their arguments name) from random hands played with every seat count; every declared text code
-(``sanh.games._texts.TEXTS``) and hand name (the evaluators' categories, the instant wins and
-penalty items of Tiến lên and Sâm) from the code; error codes from the protocol and from the
-HTTP API's source.
+Action types, view fields, options (names, help texts and choices) come from each game's
+declarations; settlement items, the enumerated values of views (phases, outcomes, bet areas,
+hand names...) and of settlement facts, and the text codes of settlement line details and logs
+(with the terms their arguments name) from random hands played with every seat count; every
+declared text code (``sanh.games._texts.TEXTS``) and hand name (the evaluators' categories, the
+instant wins and penalty items of Tiến lên and Sâm) from the code; error codes from the protocol
+and from the HTTP API's source.
 """
 
 from __future__ import annotations
@@ -246,13 +246,15 @@ def _view_fields(game: Game[Any]) -> set[str]:
 
 
 def game_terms(game_id: str) -> dict[str, set[str]]:
-    """The terms of one game: actions, fields, options, choices, items, values."""
+    """The terms of one game: actions, fields, options, their help, choices, items, values."""
     game = REGISTRY[game_id]
     info = game.info
     terms: dict[str, set[str]] = {
         "action": {cls.__name__ for cls in info.action_types},
         "field": _view_fields(game),
         "option": {o.name for o in info.options},
+        # the create-table form's tooltip (``option_help.<game>.<name>`` may override)
+        "option_help": {o.name for o in info.options},
         "item": set(),
         "value": set(),
         "detail": set(),

@@ -2,7 +2,7 @@
 action buttons through a full round, and find the balance shown changed exactly by the
 settlement. Screenshots of each table at a decision point and at the settlement, at desktop and
 phone widths, go to artifacts/screenshots/; both languages are checked for untranslated keys on
-both pages.
+both pages. Then the hand's recall shows every event it lists, readably, in both languages.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from sanh.games import REGISTRY
 from tests.web.conftest import start_hall
 from tests.web.helpers import (
     check_both_languages,
+    check_recall,
     create_table,
     play_round,
     shoot,
@@ -87,5 +88,7 @@ def test_play_a_round_in_the_page(page: Page, tmp_path: Path, game: str) -> None
         assert clicks > 0, f"{MAX_HANDS} hands were played without a click"
         shoot(page, f"{game}-settlement")
         check_both_languages(page)
+        check_recall(page, hall.url, game)
+        shoot(page, f"{game}-recall")
     finally:
         hall.stop()

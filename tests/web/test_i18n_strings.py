@@ -1,11 +1,11 @@
 """The client's strings (sanh/web/i18n.json): both languages complete, every game term there.
 
 The list of terms is generated from the registry (tests/web/terms.py): every action type, view
-field, option name and choice, settlement item, enumerated view value and settlement fact of every
-registered game, every text code an engine writes (settlement line details, logs; see
-sanh/games/_texts.py) with the terms its arguments name, and every error code of the protocol and
-the HTTP API. Text templates must name the same arguments in both languages as the code's
-declaration.
+field, option name, help text and choice, settlement item, enumerated view value and settlement
+fact of every registered game, every text code an engine writes (settlement line details, logs;
+see sanh/games/_texts.py) with the terms its arguments name, and every error code of the protocol
+and the HTTP API. Text templates must name the same arguments in both languages as the code's
+declaration; option help texts are written for players (no RULES.md references).
 """
 
 from __future__ import annotations
@@ -69,6 +69,48 @@ def test_vietnamese_game_terms_of_the_rules() -> None:
     assert table["text.ga_in"][0] == "góp gà" and table["text.winner_takes_all"][0] == "nhất ăn tất"
     assert table["text.loses_to_banker"][0] == "thua chương"
     assert table["text.eats"][0] == "{seat0} ăn {cards1}"
+    # Option help (the create-table tooltips) in the same words.
+    assert table["option_help.phom.tai"][0].startswith("Tái:")
+    assert "đền làng" in table["option_help.samloc.bao1_penalty"][0]
+    assert table["option_help.tlmn.chain_cut"][0].startswith("Chặt đè")
+    assert "Tẩy Max" in table["option_help.xito.tay_max"][0]
+    assert "nặn" in table["option_help.ba-cay-ga.table.quick_mode"][0]
+    assert "gà" in table["option_help.bacayga.ga_multiple"][0]
+
+
+RULES_REFERENCE = re.compile(r"§|\bA-[A-Z]{2}\d|\[(?:DEF|CP|S\d{3})\]|RULES\.md|\bseed\b")
+"""What a help text copied from ``OptionSpec.help`` looks like (``A-HE2``, ``§2.5``)."""
+
+
+def option_help_key(table: dict[str, Any], game_id: str, name: str) -> str | None:
+    """The help key the page shows for an option (as ``tg("option_help", game, name)``)."""
+    for key in (f"option_help.{game_id}.{name}", f"option_help.{name}"):
+        if key in table:
+            return key
+    return None
+
+
+def test_every_option_has_a_help_text_for_players_in_both_languages() -> None:
+    """The create-table form's tooltip of every option of every game: in both languages, not the
+    option's label again, with no RULES.md reference; every ``option_help`` key names an option
+    of the registry (``option_help.<game>.<name>`` one of that game's)."""
+    table = strings()["strings"]
+    options = {(game_id, o.name) for game_id, g in REGISTRY.items() for o in g.info.options}
+    for game_id, name in sorted(options):
+        key = option_help_key(table, game_id, name)
+        assert key, f"{game_id}: no help text for {name}"
+        vi, en = table[key]
+        label_vi, label_en = table[f"option.{name}"]
+        assert vi != label_vi and en != label_en, f"{key} only repeats the label"
+        assert vi != en, f"{key}: the Vietnamese is the English"
+        for text in (vi, en):
+            assert not RULES_REFERENCE.search(text), f"{key}: {text!r}"
+    names = {name for _, name in options}
+    for key in table:
+        if key.startswith("option_help."):
+            rest = key.removeprefix("option_help.")  # an option's name, or a game id and one
+            game_id, _, name = rest.partition(".")
+            assert rest in names or (game_id, name) in options, f"{key} names no option"
 
 
 def test_every_text_code_has_its_template_in_both_languages() -> None:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from sanh.cli._texts import web_strings
 from sanh.games import REGISTRY
+from sanh.i18n import LANGUAGES
 from tests.web.conftest import start_hall
 from tests.web.helpers import (
     check_both_languages,
@@ -46,6 +48,40 @@ def test_every_page_in_both_languages_shows_no_untranslated_key(page: Page, tmp_
         page.click("a[href^='#/recall/']")
         page.wait_for_selector("#result")
         check_both_languages(page)
+    finally:
+        hall.stop()
+
+
+def test_every_option_of_the_create_table_form_has_its_help_as_a_tooltip(
+    page: Page, tmp_path: Path
+) -> None:
+    """Each option's label carries its translated help (``option_help.*``) as its ``title``, in
+    Vietnamese and in English: never the engine's English ``OptionSpec.help``."""
+    table = web_strings()
+    hall = start_hall(tmp_path)
+    try:
+        sign_in(page, hall.url)
+        for game in sorted(REGISTRY):
+            page.goto(f"{hall.url}/#/lobby?game={game}")
+            for lang in LANGUAGES:
+                switch_language(page, lang)
+                index = LANGUAGES.index(lang)
+                want = []
+                for option in REGISTRY[game].info.options:
+                    key = f"option_help.{game}.{option.name}"
+                    key = key if key in table else f"option_help.{option.name}"
+                    want.append(table[key][index])
+                    assert table[key][index] != option.help
+                page.wait_for_function(
+                    "([g, first]) => document.querySelector('#create-game')?.value === g"
+                    " && document.querySelector('#create-options [title]')?.title === first",
+                    arg=[game, want[0]],
+                )
+                titles = page.eval_on_selector_all(
+                    "#create-options label", "els => els.map(e => e.getAttribute('title'))"
+                )
+                assert titles == want, f"{game} ({lang})"
+                check_translated(page)
     finally:
         hall.stop()
 
