@@ -116,6 +116,7 @@ class WsPlayer:
             async for raw in self.ws:
                 message = _decode(raw)
                 message["_t"] = time.monotonic()
+                message["_wall"] = time.time()  # comparable with the server's deadlines
                 self.messages.append(message)
                 self._changed.set()
                 await self._react(message)

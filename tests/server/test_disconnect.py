@@ -20,6 +20,7 @@ Every check replays the table's event log from the database. The games run concu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,7 +98,7 @@ def _check_defaults(
     """Every move made for A's seat in the hand, other than A's own accepted actions, is the
     ``reason`` default; returns how many there were. Timeout moves come no sooner than the
     clock; disconnect moves no later than the clock, and at once after a turn timer away
-    (A dropped at monotonic time ``dropped``)."""
+    (A dropped at wall-clock time ``dropped``)."""
     replay = _hand_log(hall, table, hand)
     game = find_game(replay.game_id)
     seat = replay.seat_of(a.player)
@@ -122,38 +123,45 @@ def _check_defaults(
         moves += 1
         turn = game.to_act(state)
         if event.seat == seat and turn == (seat,):
-            seen = _waited(b, hand, version)
+            seen = _timing(b, hand, version, seat)
             if seen is None:
                 continue
-            waited, seen_at = seen
+            deadline, arrived, left = seen
+            # The server's own deadline for the turn is the reference: delivery delays under
+            # load shift what B sees, never what the server decided.
             if reason == "timeout":
-                assert waited >= 0.8 * TURN_S, f"{replay.game_id}: timed out after {waited:.2f}s"
+                assert left >= deadline - 0.02, (
+                    f"{replay.game_id}: a timeout {deadline - left:.2f}s before its deadline"
+                )
             if reason == "disconnect":
-                assert waited < 1.5 * TURN_S, f"{replay.game_id}: waited {waited:.2f}s"
-                if dropped is not None and seen_at > dropped + 1.2 * TURN_S:
-                    assert waited < 0.6 * TURN_S, (
-                        f"{replay.game_id}: away {seen_at - dropped:.2f}s, yet waited {waited:.2f}s"
+                assert left <= deadline + TURN_S, (
+                    f"{replay.game_id}: a disconnect default {left - deadline:.2f}s late"
+                )
+                if dropped is not None and arrived > dropped + 1.2 * TURN_S:
+                    assert left < deadline, (
+                        f"{replay.game_id}: away {arrived - dropped:.2f}s, yet the default"
+                        " waited for the clock"
                     )
     return moves
 
 
-def _waited(b: WsPlayer, hand: int, version: int) -> tuple[float, float] | None:
-    """How long the hand stood at ``version`` as B saw it, and when B saw it arrive (None if
-    B did not see it)."""
-    seen_at = None
-    left_at = None
+def _timing(b: WsPlayer, hand: int, version: int, seat: int) -> tuple[float, float, float] | None:
+    """As B saw it: the seat's deadline announced at ``version``, when that version arrived
+    and when the next one did (wall-clock seconds; None if B did not see both)."""
+    deadline = arrived = left = None
     for message in b.messages:
         if message.get("type") != "table" or message.get("hand") != hand or not message["view"]:
             continue
         v = message["view"]["version"]
-        if v == version and seen_at is None:
-            seen_at = message["_t"]
-        if v > version and seen_at is not None:
-            left_at = message["_t"]
+        if v == version and arrived is None:
+            arrived = message["_wall"]
+            deadline = message["deadlines"].get(str(seat))
+        if v > version and arrived is not None:
+            left = message["_wall"]
             break
-    if seen_at is None or left_at is None:
+    if deadline is None or arrived is None or left is None:
         return None
-    return float(left_at - seen_at), float(seen_at)
+    return float(deadline), float(arrived), float(left)
 
 
 async def _scenario(hall: HallProcess, http: httpx.AsyncClient, game_id: str) -> dict[str, Any]:
@@ -167,6 +175,10 @@ async def _scenario(hall: HallProcess, http: httpx.AsyncClient, game_id: str) ->
             for m in (players[0].messages[-6:] if players else [])
         ]
         raise AssertionError(f"{game_id}, {report['phase']}: {exc!r}; A got {tail}") from exc
+    finally:
+        for player in players:  # closed even after a failure (no socket left to the GC)
+            with contextlib.suppress(Exception):
+                await player.close()
 
 
 async def _phases(
@@ -214,7 +226,7 @@ async def _phases(
     a.mode = "idle"
     await a.answered()
     await a.close()
-    dropped = time.monotonic()
+    dropped = time.time()
     await b.wait_for(lambda m: m.get("type") == "result" and m["hand"] == hand, timeout=90)
     report["disconnects"] = _check_defaults(hall, table, hand, a, "disconnect", b, dropped)
 
