@@ -224,7 +224,10 @@ class AmountRange:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """A rule option of a game (a flag of RULES.md), with its default and allowed values."""
+    """A rule option of a game (a flag of RULES.md), with its default and allowed values.
+
+    An option named ``..._s`` is a timer in seconds: 1 to :data:`MAX_TIMER_S`.
+    """
 
     name: str
     default: OptionValue
@@ -245,7 +248,16 @@ class OptionSpec:
         if self.choices and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise ConfigError(f"option {self.name}: {value!r} is not one of {allowed}")
+        timer = self.name.endswith("_s") and isinstance(value, int)
+        if timer and not 1 <= value <= MAX_TIMER_S:  # type: ignore[operator]
+            raise ConfigError(
+                f"option {self.name}: a timer of 1 to {MAX_TIMER_S} seconds, not {value}"
+            )
         return value
+
+
+MAX_TIMER_S = 3600
+"""The longest timer option (``..._s``: a betting window, a declaration window...), seconds."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, NotationError
 from sanh.eval.melds import card_points
 from sanh.games import REGISTRY, find_game, sam_loc
-from sanh.games.base import TableConfig
+from sanh.games.base import MAX_TIMER_S, TableConfig
 from sanh.games.driver import random_playout
 from sanh.notation.history import (
     config_from_json,
@@ -281,3 +281,24 @@ def test_the_documented_settings_and_fixed_rules_are_the_codes() -> None:
     points = [card_points(card) for card in parse_cards("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks")]
     assert points == list(range(1, 14))
     assert rows["platform.rake_pct"][1] == "0" and rows["clan.all_games"][1] == "false"
+
+
+def test_every_timer_option_takes_1_second_to_an_hour() -> None:
+    """A window or timer option (``..._s``) of zero, negative or absurd length is refused."""
+    timers = [
+        (game, spec)
+        for game in REGISTRY.values()
+        for spec in game.info.options
+        if spec.name.endswith("_s")
+    ]
+    assert len(timers) >= 7
+    for game, spec in timers:
+        seats = max(game.info.seats_min, 2)
+        for bad in (0, -5, MAX_TIMER_S + 1):
+            with pytest.raises(ConfigError, match="timer"):
+                game.options(TableConfig.make(seats=seats, options={spec.name: bad}))
+        for good in (1, MAX_TIMER_S):
+            assert (
+                game.options(TableConfig.make(seats=seats, options={spec.name: good}))[spec.name]
+                == good
+            )
