@@ -641,8 +641,18 @@ const SEAT_FIRST = /(^|_)(seat|banker)$/;
 // Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
 const TEXT_FIELDS = new Set(["detail", "log", "reason"]);
 const SEATS = /(seat|winner|banker|declarer|liable|current|host|leader|button|start|turn|ranking|order|players|winners|in_play|passed|finished|undecided|sitting_out|left|thoi)$/;
+// A rule option named in a view without its game prefix (Xì tố's "rules": [["auto_follow_2", true], ...]).
+function optionLabel(game, short) {
+  const info = state.games.find((g) => g.id === game);
+  const spec = info && (info.options || []).find((o) => o.name === short || o.name.endsWith(`.${short}`));
+  return spec && has(`option.${spec.name}`) ? t(`option.${spec.name}`) : short;
+}
+
 function renderValue(game, key, value, who) {
   const name = who || ((s) => t("table.seat_n", { n: s + 1 }));
+  if (key === "rules" && Array.isArray(value) && value.every((v) => Array.isArray(v) && v.length === 2 && typeof v[0] === "string")) {
+    return value.map(([option, setting]) => `${esc(optionLabel(game, option))}: ${renderValue(game, "", setting, who)}`).join(" · ") || "—";
+  }
   if (key === "pots" && Array.isArray(value)) {
     return value.map((pot) => `${gold(pot[0])}${Array.isArray(pot[1]) ? ` (${pot[1].map((s) => name(s)).join(", ")})` : ""}${Array.isArray(pot[2]) ? ` → ${pot[2].map((s) => name(s)).join(", ")}` : ""}`).join("; ") || "—";
   }
@@ -666,6 +676,7 @@ function renderValue(game, key, value, who) {
   if (typeof value === "string" && TEXT_FIELDS.has(key)) return describe(game, value, { names: name }) || "—";
   if (typeof value === "string" && key === "item") return esc(tg("item", game, value));
   if (typeof value === "number" && SEAT_FIRST.test(key)) return name(value);
+  if (game === "tai-xiu" && key === "max_bet" && value === 0) return t("table.no_max"); // 0: none
   if (typeof value === "number" && MONEY.test(key)) return gold(value);
   if (typeof value === "number" && SEATS.test(key)) return name(value);
   if (typeof value === "boolean") return value ? t("yes") : t("no");

@@ -26,6 +26,8 @@ from tests.web.helpers import (
 GAMES = sorted(REGISTRY)
 STAKED = {"texas-holdem", "poker-aof", "xi-to"}
 """Tẩy games at the hall: the hand settles between table stakes (RULES.md §2.3)."""
+RAW_CODES = {"xi-to": ("auto_follow_2", "hole_5th", "tay_max"), "tai-xiu": ("max_bet",)}
+"""Names a view holds that the page must show translated."""
 MAX_HANDS = 4
 """Hands a test plays at most until one needs a click of this player."""
 
@@ -57,6 +59,9 @@ def test_play_a_round_in_the_page(page: Page, tmp_path: Path, game: str) -> None
         def at_decision() -> None:
             shoot(page, f"{game}-decision")
             check_both_languages(page)
+            text = page.evaluate("() => document.body.textContent")
+            for code in RAW_CODES.get(game, ()):  # the details panel names rules, not codes
+                assert code not in text, f"{game}: {code!r} shown raw"
 
         # A hand can end without this player's decision (a dealt Ù in Phỏm, everyone folding to
         # the big blind...): then the table plays on and the next hand counts as well.
