@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
@@ -142,10 +142,12 @@ def seat_in(config: TableConfig, action: SitIn) -> TableConfig:
     return dataclasses.replace(config, stacks=tuple(stacks), clan_members=tuple(members))
 
 
-def check_sit_in(config: TableConfig, action: SitIn, occupied: bool, version: int) -> None:
-    """The common checks of a :class:`SitIn`: a real empty seat, a positive integer stack.
+def check_sit_in(
+    config: TableConfig, action: SitIn, is_empty: Callable[[Seat], bool], version: int
+) -> None:
+    """The common checks of a :class:`SitIn`: by the table, a real seat that is empty (the
+    game's ``is_empty``: no stack, no bet, not the bank), a positive integer stack.
 
-    ``occupied`` is the game's own knowledge that the seat holds bets (or is the bank).
     :raises IllegalActionError: if the seat cannot be given this stack.
     """
     if action.seat is not None:
@@ -155,7 +157,7 @@ def check_sit_in(config: TableConfig, action: SitIn, occupied: bool, version: in
         raise IllegalActionError(action, "no such seat", version)
     if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
         raise IllegalActionError(action, "a stack must be a positive amount", version)
-    if config.stacks[chair] != 0 or occupied:
+    if not is_empty(chair):
         raise IllegalActionError(action, f"seat p{chair + 1} is not empty", version)
 
 

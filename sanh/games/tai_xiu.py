@@ -742,13 +742,9 @@ class TaiXiu(Game[TaiXiuState]):
                 raise IllegalActionError(action, "only the table closes betting", state.version)
             return
         if isinstance(action, SitIn):
-            chair = action.chair
-            occupied = (
-                isinstance(chair, int)
-                and 0 <= chair < state.config.seats
-                and (not self.is_empty_seat(state, chair))
+            check_sit_in(
+                state.config, action, lambda chair: self.is_empty_seat(state, chair), state.version
             )
-            check_sit_in(state.config, action, occupied, state.version)
             return
         seat = action.seat
         if seat is None:

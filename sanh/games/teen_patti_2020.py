@@ -551,13 +551,9 @@ class TeenPatti2020(Game[TeenPattiState]):
                 raise IllegalActionError(action, "the table is never ready", state.version)
             return
         if isinstance(action, SitIn):
-            chair = action.chair
-            occupied = (
-                isinstance(chair, int)
-                and 0 <= chair < state.config.seats
-                and (not self.is_empty_seat(state, chair))
+            check_sit_in(
+                state.config, action, lambda chair: self.is_empty_seat(state, chair), state.version
             )
-            check_sit_in(state.config, action, occupied, state.version)
             return
         if not isinstance(action, Bet):
             raise IllegalActionError(action, "not a Teen Patti action", state.version)

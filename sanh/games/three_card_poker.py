@@ -588,13 +588,7 @@ class ThreeCardPoker(Game[TcpState]):
         elif isinstance(action, SitIn):
             if state.phase != "betting":
                 raise IllegalActionError(action, "the betting window is closed", v)
-            chair = action.chair
-            occupied = (
-                isinstance(chair, int)
-                and 0 <= chair < state.config.seats
-                and (not self.is_empty_seat(state, chair))
-            )
-            check_sit_in(state.config, action, occupied, v)
+            check_sit_in(state.config, action, lambda chair: self.is_empty_seat(state, chair), v)
         elif isinstance(action, CloseBetting | ForceFold):
             if action.seat is not None:
                 raise IllegalActionError(action, "only the table may do this", v)

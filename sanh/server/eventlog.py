@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from sanh.ledger.model import TxHandle
 from sanh.ledger.store import LedgerStore, StoreTx, open_store
 
-__all__ = ["EventLog"]
+__all__ = ["INSERT", "EventLog"]
 
 log = logging.getLogger("sanh.eventlog")
 

@@ -571,17 +571,19 @@ class TableActor:
                 return index
         return None
 
-    def _engine_seat(self, table_seat: int) -> int | None:
+    def _engine_seat(self, table_seat: int, state: Any = None) -> int | None:
         """The table seat's engine seat in the hand under way (None: not in the hand).
 
         House games give every table seat its own engine seat; a seat is in the hand once it
         has a stack (at the hand's opening, or by a :class:`SitIn` during the window).
         """
-        if self.state is None or table_seat not in self.hand_players:
+        state = self.state if state is None else state
+        if state is None or table_seat not in self.hand_players:
             return None
-        if self.banked and self.state.config.stacks[table_seat] <= 0:
+        engine_seat = self.hand_players.index(table_seat)
+        if self.banked and state.config.stacks[engine_seat] <= 0:
             return None
-        return self.hand_players.index(table_seat)
+        return engine_seat
 
     def _on_join(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -1000,20 +1002,19 @@ class TableActor:
 
     # ----- the hand -----------------------------------------------------------------------
     def _ready_seats(self) -> list[int]:
-        ready = []
-        for index, slot in enumerate(self.seats):
-            if slot is None or not slot.ready or slot.leaving or not slot.present:
-                continue
-            if slot.buyin_deadline is not None:
-                continue
-            if self.staked and self.bank.table_stake(self.id, slot.player.id) <= 0:
-                continue
-            needs_balance = not self.staked and not self.game.info.banked
-            minimum = MIN_BALANCE_MULTIPLE * self.spec.stake
-            if needs_balance and self.bank.balance(slot.player.id) < minimum:
-                continue
-            ready.append(index)
-        return ready
+        return [index for index, slot in enumerate(self.seats) if self._is_ready(slot)]
+
+    def _is_ready(self, slot: SeatSlot | None) -> bool:
+        """Whether a seat can be dealt into the next hand (or sit in a house round)."""
+        if slot is None or not slot.ready or slot.leaving or not slot.present:
+            return False
+        if slot.buyin_deadline is not None:
+            return False
+        if self.staked:
+            return self.bank.table_stake(self.id, slot.player.id) > 0
+        if self.banked:
+            return True  # a house game needs only the amount bet
+        return self.bank.balance(slot.player.id) >= MIN_BALANCE_MULTIPLE * self.spec.stake
 
     def _schedule_start(self, delay: float | None = None) -> None:
         if self.state is not None or self._start_handle is not None or self.task is None:
@@ -1036,12 +1037,18 @@ class TableActor:
             if len(ready) < info.seats_min:
                 return
             lineup, host_seat = ready[: info.seats_max], None
-        players = [self.seats[i] if i in ready else None for i in lineup]
-        bound = self._loss_bound(players)
+        dealt = set(ready)
+        players = [self.seats[i] if i in dealt else None for i in lineup]
+        balances = {
+            s.player.id: self.bank.balance(s.player.id)
+            for s in players
+            if s is not None and not self.staked
+        }
+        bound = self._loss_bound(players, balances)
         caps: dict[str, int] = {}
         for slot in players:
             if slot is not None:
-                caps[slot.player.id] = self._hand_cap(slot, bound)
+                caps[slot.player.id] = self._hand_cap(slot, bound, balances.get(slot.player.id))
         self.hand += 1
         self.server_seed = new_server_seed()
         rng_seed = self.server_seed
@@ -1102,7 +1109,9 @@ class TableActor:
         self.bot_counts = {}
         self._advance()
 
-    def _hand_cap(self, slot: SeatSlot, bound: int | None = None) -> int:
+    def _hand_cap(
+        self, slot: SeatSlot, bound: int | None = None, balance: int | None = None
+    ) -> int:
         """What the player can commit in the hand: the table stake (Tẩy); in a house game
         the whole balance (not held: each bet is held as it comes, :meth:`_hold_bets`);
         otherwise the balance, at most ``bound``, the most the hand can cost a seat
@@ -1110,19 +1119,20 @@ class TableActor:
         at the whole balance (RULES.md §2.6)."""
         if self.staked:
             return self.bank.table_stake(self.id, slot.player.id)
-        balance = self.bank.balance(slot.player.id)
+        if balance is None:
+            balance = self.bank.balance(slot.player.id)
         if self.banked:
             return balance  # what the player may bet; each bet is held as it comes
         return balance if bound is None else min(balance, bound)
 
-    def _loss_bound(self, players: list[SeatSlot | None]) -> int | None:
+    def _loss_bound(self, players: list[SeatSlot | None], balances: dict[str, int]) -> int | None:
         """``Game.max_loss`` of a non-Tẩy player-vs-player hand with these engine seats, read
-        with their balances as stacks; ``None``: no bound (or options the game refuses)."""
+        with their ``balances`` as stacks; ``None``: no bound (or options the game refuses)."""
         if self.staked or self.banked:
             return None
-        balances = [self.bank.balance(s.player.id) if s is not None else 0 for s in players]
+        stacks = [balances[s.player.id] if s is not None else 0 for s in players]
         config = TableConfig.make(
-            seats=len(players), stake=self.spec.stake, stacks=balances, options=self.spec.options
+            seats=len(players), stake=self.spec.stake, stacks=stacks, options=self.spec.options
         )
         try:
             return self.game.max_loss(config)
@@ -1151,7 +1161,7 @@ class TableActor:
         engine seat a stack (the balance; its bets are held as they come) so that they bet in
         this round. The ``join`` log entry names the player for a rebuild."""
         slot = self.seats[seat]
-        if self.state is None or not self.banked or slot is None or seat not in self._ready_seats():
+        if self.state is None or not self.banked or slot is None or not self._is_ready(slot):
             return False
         cap = self._hand_cap(slot)
         clan = slot.player.id in self.bank.clan_members([slot.player.id])
@@ -1470,14 +1480,10 @@ class TableActor:
     def _hand_player_ids(self) -> list[str | None]:
         """Engine seat -> player id (None: an empty seat of a house game, or a seat gone)."""
         players: list[str | None] = []
-        for engine_seat, table_seat in enumerate(self.hand_players):
+        for table_seat in self.hand_players:
             slot = self.seats[table_seat]
-            empty = (
-                self.banked
-                and self.state is not None
-                and (self.state.config.stacks[engine_seat] <= 0)
-            )
-            players.append(slot.player.id if slot is not None and not empty else None)
+            in_hand = slot is not None and self._engine_seat(table_seat) is not None
+            players.append(slot.player.id if slot is not None and in_hand else None)
         return players
 
     def _void_hand(self, reason: str) -> None:
@@ -1535,11 +1541,8 @@ class TableActor:
         if state is None:
             return None
         seat = self._seat_of(conn.player.id)
-        viewer = None
-        if seat is not None and seat in self.hand_players:
-            viewer = self.hand_players.index(seat)
-            if self.banked and state.config.stacks[viewer] <= 0:
-                viewer = None  # an empty seat of a house game sees what spectators see
+        # A player not in the hand (an empty seat of a house round too) sees the public view.
+        viewer = None if seat is None else self._engine_seat(seat, state)
         value: dict[str, Any] = fast_jsonable(self.game.observe(state, viewer))
         return value
 

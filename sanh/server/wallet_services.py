@@ -22,7 +22,7 @@ import hashlib
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,7 @@ from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import to_jsonable
-from sanh.server.eventlog import EventLog
+from sanh.server.eventlog import INSERT, EventLog
 from sanh.server.recall import recall_hand
 from sanh.server.services import HandOpen, PlayerInfo
 
@@ -87,6 +87,18 @@ def _hash(token: str) -> str:
 
 def _pid(player: str) -> int:
     return int(player)
+
+
+def _log_entry(
+    table: str, hand: int, seq: int, event: dict[str, Any]
+) -> Callable[[TxHandle], None]:
+    """A ledger batch's hook that writes one table-log entry in the batch's transaction."""
+    payload = json.dumps(event)
+
+    def write(tx: TxHandle) -> None:
+        tx.execute(INSERT, (table, hand, seq, payload))
+
+    return write
 
 
 @dataclass
@@ -162,13 +174,7 @@ class LedgerBank:
                         TransferCode.STAKE_HOLD,
                         memo=str(event.get("game", "")),
                     )
-        payload = json.dumps(event)
-
-        def log(tx: TxHandle) -> None:
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, 0, ?)",
-                (table, hand, payload),
-            )
+        log = _log_entry(table, hand, 0, event)
 
         result = self.events.run_with_log(
             lambda on_apply: self.ledger.submit(
@@ -201,13 +207,7 @@ class LedgerBank:
         transfers = []
         if cap > 0:
             transfers.append(self._hold(table, hand, player, cap, opened, escrow))
-        payload = json.dumps(event)
-
-        def log(tx: TxHandle) -> None:
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, seq, payload),
-            )
+        log = _log_entry(table, hand, seq, event)
 
         result = self.events.run_with_log(
             lambda on_apply: self.ledger.submit(
@@ -353,10 +353,7 @@ class LedgerBank:
 
         def write(tx: TxHandle) -> None:
             now = time.time_ns()
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, 1_000_000 + seq, settle_payload),
-            )
+            tx.execute(INSERT, (table, hand, 1_000_000 + seq, settle_payload))
             tx.execute(
                 "INSERT INTO hands (id, table_id, hand, game, players, config, events,"
                 " settlement, server_seed, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -404,13 +401,7 @@ class LedgerBank:
         opened = self.open.pop((table, hand), None)
         by_owner = opened.holds if opened is not None else self._ledger_holds(table, hand)
         holds = [h for player_holds in by_owner.values() for h in player_holds]
-        payload = json.dumps({"kind": "void", "reason": reason})
-
-        def log(tx: TxHandle) -> None:
-            tx.execute(
-                "INSERT INTO table_events (table_id, hand, seq, payload) VALUES (?, ?, ?, ?)",
-                (table, hand, 2_000_000, payload),
-            )
+        log = _log_entry(table, hand, 2_000_000, {"kind": "void", "reason": reason})
 
         self.events.run_with_log(
             lambda on_apply: self.ledger.submit(

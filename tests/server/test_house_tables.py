@@ -64,6 +64,19 @@ def _place(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError(f"no bet on {wanted[game_id]} in {view['amount_ranges']}")
 
 
+async def _sit_and_bet(actor: TableActor, player: Seat, seat: int, game_id: str) -> None:
+    """Join, sit at ``seat`` and place the minimum bet on the game's main area (confirmed
+    where the game asks for it: Tài Xỉu's Đồng ý)."""
+    await actor.call("join", player.conn, None)
+    await actor.call("sit", player.conn, seat)
+    view = player.last_view()
+    await _act(actor, player, _place(game_id, view), view["version"])
+    view = player.last_view()
+    for action in view["legal_actions"]:
+        if action["type"] == "Confirm":
+            await _act(actor, player, action, view["version"])
+
+
 @pytest.mark.parametrize("game_id", HOUSE)
 def test_a_player_who_sits_during_the_window_bets_in_that_round(game_id: str) -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
@@ -133,13 +146,8 @@ def test_a_round_interrupted_in_its_window_is_refunded_to_a_player_who_sat_in() 
         actor = _table(hall, "tai-xiu", 4, player, {"taixiu.betting_s": 200})
         await _until(lambda: actor.state is not None, timeout=10)
         initial = services.bank.balance(player.info.id)
-        await actor.call("join", player.conn, None)
-        await actor.call("sit", player.conn, 3)
-        view = player.last_view()
-        await _act(actor, player, _place("tai-xiu", view), view["version"])
-        view = player.last_view()
-        confirm = next(a for a in view["legal_actions"] if a["type"] == "Confirm")
-        await _act(actor, player, confirm, view["version"])
+        await _sit_and_bet(actor, player, 3, "tai-xiu")
+        assert actor.state.confirmed[3], "the bet is confirmed"
         hand = actor.hand
         assert services.bank.balance(player.info.id) < initial, "the stack is held"
         await actor.stop()  # the process dies; a new actor rebuilds the table from the log
@@ -167,10 +175,7 @@ def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> Non
         actor = _table(hall, "three-card-poker", 3, player, options)
         await _until(lambda: actor.state is not None, timeout=10)
         initial = services.bank.balance(player.info.id)
-        await actor.call("join", player.conn, None)
-        await actor.call("sit", player.conn, 1)
-        view = player.last_view()
-        await _act(actor, player, _place("three-card-poker", view), view["version"])
+        await _sit_and_bet(actor, player, 1, "three-card-poker")
         await _until(lambda: getattr(actor.state, "phase", "") == "decision", timeout=10)
         hand, version = actor.hand, actor.state.version
         await actor.stop()
@@ -254,10 +259,7 @@ def test_a_table_and_a_round_recorded_under_the_old_option_names_resume() -> Non
         options = {"tcp.variant": "s002", "tcp.betting_s": 20, "tcp.decision_s": 300}
         actor = _table(hall, "three-card-poker", 3, player, options)
         await _until(lambda: actor.state is not None, timeout=10)
-        await actor.call("join", player.conn, None)
-        await actor.call("sit", player.conn, 1)
-        view = player.last_view()
-        await _act(actor, player, _place("three-card-poker", view), view["version"])
+        await _sit_and_bet(actor, player, 1, "three-card-poker")
         await _until(lambda: getattr(actor.state, "phase", "") == "decision", timeout=10)
         hand, version = actor.hand, actor.state.version
         await actor.stop()

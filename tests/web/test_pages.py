@@ -86,17 +86,22 @@ def test_every_option_of_the_create_table_form_has_its_help_as_a_tooltip(
         hall.stop()
 
 
+def heads_up_until_my_turn(page: Page, url: str) -> None:
+    """Sign in, open a heads-up Hold'em table against a bot, buy in, wait for one's turn."""
+    sign_in(page, url)
+    create_table(page, "texas-holdem", seats=2, bots=1)
+    page.wait_for_selector("#buyin")
+    page.click("#buyin button[type=submit]")
+    page.wait_for_selector(".actions.my-turn", timeout=20_000)
+
+
 def test_reload_in_the_middle_of_a_hand_restores_seat_cards_and_timer(
     page: Page, tmp_path: Path
 ) -> None:
     # Slow bots (10 s x 0.4 = 4 s a move) leave time to reload while the bot is to act.
     hall = start_hall(tmp_path, SANH_BOT_DELAY="10")
     try:
-        sign_in(page, hall.url)
-        create_table(page, "texas-holdem", seats=2, bots=1)
-        page.wait_for_selector("#buyin")
-        page.click("#buyin button[type=submit]")
-        page.wait_for_selector(".actions.my-turn", timeout=20_000)
+        heads_up_until_my_turn(page, hall.url)
         cards = page.eval_on_selector_all(
             ".seat[data-mine] svg.card.face", "els => els.map(e => e.dataset.card)"
         )
@@ -153,11 +158,7 @@ def test_a_reload_during_ones_own_turn_keeps_the_turn(page: Page, tmp_path: Path
     when the deadline passes): reloading while it is one's turn costs nothing."""
     hall = start_hall(tmp_path, SANH_BOT_DELAY="10")
     try:
-        sign_in(page, hall.url)
-        create_table(page, "texas-holdem", seats=2, bots=1)
-        page.wait_for_selector("#buyin")
-        page.click("#buyin button[type=submit]")
-        page.wait_for_selector(".actions.my-turn", timeout=20_000)
+        heads_up_until_my_turn(page, hall.url)
         before = page.evaluate("() => window.sanh.update")
         me = before["view"]["viewer"]
         page.reload()
