@@ -37,7 +37,9 @@ class NotationError(SanhError, ValueError):
 class IllegalActionError(SanhError, ValueError):
     """A well-formed action that the rules forbid in the current state.
 
-    The state it was tried on is left unchanged.
+    The state it was tried on is left unchanged. ``reason`` is a text code
+    (:mod:`sanh.games._texts`, ``betting_closed``, ``cannot_check:500``) that clients translate;
+    :attr:`words` and ``str()`` give it in English.
     """
 
     def __init__(self, action: object, reason: str, version: int | None = None) -> None:
@@ -45,7 +47,14 @@ class IllegalActionError(SanhError, ValueError):
         self.reason = reason
         self.version = version
         where = f" at v{version}" if version is not None else ""
-        super().__init__(f"illegal action {action!s}{where}: {reason}")
+        super().__init__(f"illegal action {action!s}{where}: {self.words}")
+
+    @property
+    def words(self) -> str:
+        """The reason in English (a reason that is no known code as it is)."""
+        from sanh.games._texts import describe  # lazy: sanh.games imports this module
+
+        return describe(self.reason)
 
 
 class NotYourTurnError(IllegalActionError):

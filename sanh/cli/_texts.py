@@ -2,8 +2,8 @@
 
 :func:`describe` puts an engine's text code (a settlement line detail, a log entry; see
 :mod:`sanh.games._texts`) into words with the web client's templates (``sanh/web/i18n.json``:
-``text.*``, ``value.*``, ``item.*``), the way the page does, so that the terminal and the browser
-say the same thing.
+``text.*``, ``value.*``, ``item.*``, ``action.*``), the way the page does, so that the terminal
+and the browser say the same thing.
 """
 
 from __future__ import annotations
@@ -66,4 +66,5 @@ def describe(
         seat=seat or (lambda s: default_seat.replace("{n}", str(s + 1))),
         value=lambda name: term("value", game, name, lang),
         item=lambda name: term("item", game, name, lang),
+        action=lambda name: term("action", game, name, lang),
     )

@@ -27,7 +27,7 @@ from sanh.games.driver import chance_event
 from sanh.i18n import t
 from sanh.types import UNITS_PER_GOLD, format_gold
 
-__all__ = ["play_session", "register"]
+__all__ = ["play_session", "refusal", "register"]
 
 HUMAN = 0
 MAX_BOT_ACTIONS = 500
@@ -198,7 +198,7 @@ def _play_hand(
             try:
                 state = game.apply(state, action)
             except IllegalActionError as exc:
-                console.print(t("illegal", lang, reason=exc.reason))
+                console.print(escape(refusal(exc, game.info.id, lang)))
             continue
         default = game.default_action(state, None, "timeout")
         if default is None:
@@ -272,6 +272,12 @@ def _show_settlement(console: Console, game: str, settlement: Settlement, lang: 
     if settlement.breakage:
         table.add_row(t("breakage", lang), "", "", "", format_gold(settlement.breakage))
     console.print(table)
+
+
+def refusal(error: IllegalActionError, game: str, lang: str) -> str:
+    """Why an action was refused, in ``lang`` (the reason's text code put into words)."""
+    reason = describe(error.reason, lang, game=game, seat=lambda s: _who(s, lang))
+    return t("illegal", lang, reason=reason)
 
 
 def _who(seat: int, lang: str) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._texts import text
 from sanh.games.base import Action, AmountRange, Event, Game
 from sanh.types import Chips, Seat
 
@@ -259,32 +260,27 @@ class Betting:
         """Raise :class:`IllegalActionError` unless ``action`` is legal for the actor."""
         seat = action.seat
         if seat is None or seat != self.actor:
-            raise IllegalActionError(action, "not this seat's turn to bet", version)
+            raise IllegalActionError(action, "not_seat_turn_to_bet", version)
         actions, _ = self.legal(seat)
         if isinstance(action, Raise):
             bounds = self.raise_bounds(seat)
             if bounds is None:
-                raise IllegalActionError(action, "no bet or raise is allowed now", version)
+                raise IllegalActionError(action, "no_raise_now", version)
             low, high = bounds
             if action.amount < low:
-                raise IllegalActionError(
-                    action, f"a raise must be to at least {low} (the minimum)", version
-                )
+                raise IllegalActionError(action, text("raise_at_least", low), version)
             if action.amount > high:
-                raise IllegalActionError(
-                    action, f"a raise may be to at most {high} (the maximum)", version
-                )
+                raise IllegalActionError(action, text("raise_at_most", high), version)
             return
         if action not in actions:
-            kind = type(action).__name__.lower()
             if isinstance(action, Check):
-                reason = f"cannot check: {self.owes(seat)} to call"
+                reason = text("cannot_check", self.owes(seat))
             elif isinstance(action, AllIn):
-                reason = "all-in (Tất cả) is not available in this round"
+                reason = "all_in_unavailable"
             elif isinstance(action, Call):
-                reason = "nothing to call: check instead"
+                reason = "nothing_to_call"
             else:
-                reason = f"{kind} is not an action of this betting round"
+                reason = text("not_round_action", type(action).__name__)
             raise IllegalActionError(action, reason, version)
 
     # ----- transitions ----------------------------------------------------------------------
@@ -426,9 +422,9 @@ def check_seat_in_hand(game: Game[Any], state: Any, betting: Betting, event: Eve
     if game.to_act(state) is None or not 0 <= seat < len(betting.in_hand):
         return
     if not betting.in_hand[seat]:
-        raise NotYourTurnError(event, f"p{seat + 1} is not dealt into this hand", state.version)
+        raise NotYourTurnError(event, text("not_dealt_in", seat), state.version)
     if betting.folded[seat]:
-        raise NotYourTurnError(event, f"p{seat + 1} has folded", state.version)
+        raise NotYourTurnError(event, text("has_folded", seat), state.version)
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

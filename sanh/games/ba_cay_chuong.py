@@ -363,75 +363,72 @@ class BaCayChuong(Game[ChuongState]):
         match action:
             case TimeUp():
                 if seat is not None:
-                    fail("only the table's clock closes a window")
+                    fail("clock_only")
                 if state.phase not in ("bet", "squeeze"):
-                    fail("no window is open")
+                    fail("no_window")
             case Bet(amount=amount) if seat is not None:
                 self._check_bettor(state, action)
                 low, high = self.bet_range(state, seat)
                 top = state.config.stake * int(self.options(state.config)["bacaychuong.max_bet"])
                 if amount < low:
-                    fail(f"the smallest bet is {format_gold(low)}")
+                    fail(text("smallest_bet", low))
                 elif amount > top:
-                    fail(f"the largest bet is {format_gold(top)}")
+                    fail(text("largest_bet", top))
                 elif amount > state.config.stacks[seat]:
-                    fail(f"the balance is only {format_gold(state.config.stacks[seat])}")
+                    fail(text("balance_only", state.config.stacks[seat]))
                 elif amount > high:
-                    fail(
-                        f"the banker cannot cover it: at most {format_gold(max(0, high))} more "
-                        "can be accepted"
-                    )
+                    fail(text("banker_cannot_cover", max(0, high)))
             case SitOut():
                 self._check_bettor(state, action)
             case Start():
                 if state.phase != "bet":
-                    fail("the cards are not waiting to be dealt")
+                    fail("not_waiting_deal")
                 elif seat != state.banker:
-                    fail("only the banker starts the deal")
+                    fail("banker_starts")
                 elif BET not in state.decisions:
-                    fail("no bet has been placed")
+                    fail("no_bet_placed")
             case Squeeze(index=index):
                 self._check_face_down(state, action)
                 if seat is not None and not 0 <= index < HAND_SIZE:
-                    fail(f"no card {index}: a hand has cards 0..{HAND_SIZE - 1}")
+                    fail(text("no_card_index", index, HAND_SIZE - 1))
                 elif seat is not None and state.seen[seat] >> index & 1:
-                    fail(f"card {index} has already been squeezed")
+                    fail(text("already_squeezed", index))
             case Flip():
                 self._check_face_down(state, action)
             case Leave():
                 if seat is None:
-                    fail("the table cannot leave")
+                    fail("table_cannot_leave")
                 elif state.phase == "bet":
                     if state.decisions[seat] not in (UNDECIDED, BET, BANKER):
-                        fail("not in this round")
+                        fail("not_in_round")
                 elif state.phase == "squeeze":
                     if seat not in state.players or state.left[seat]:
-                        fail("not in this round")
+                        fail("not_in_round")
                 else:
-                    fail("no one can leave now")
+                    fail("no_leaving_now")
             case _:
-                fail("not an action of Ba Cây Chương")
+                fail("not_chuong_action")
 
     def _check_bettor(self, state: ChuongState, action: Action) -> None:
         seat = action.seat
         if state.phase != "bet" or seat is None:
-            raise IllegalActionError(action, "bets are closed", state.version)
+            raise IllegalActionError(action, "bets_closed", state.version)
         decision = state.decisions[seat]
         if decision == BANKER:
-            raise IllegalActionError(action, "the banker does not bet", state.version)
+            raise IllegalActionError(action, "banker_no_bet", state.version)
         if decision == NOT_PLAYING:
-            raise IllegalActionError(action, "this seat cannot play this round", state.version)
+            raise IllegalActionError(action, "cannot_play_round", state.version)
         if decision != UNDECIDED:
-            raise IllegalActionError(action, f"already decided ({decision})", state.version)
+            raise IllegalActionError(action, text("already_decided", decision), state.version)
 
     def _check_face_down(self, state: ChuongState, action: Action) -> None:
         seat = action.seat
         if state.phase != "squeeze":
-            raise IllegalActionError(action, "the cards are not out", state.version)
+            raise IllegalActionError(action, "cards_not_out", state.version)
         if seat is None or seat not in state.players or state.left[seat]:
-            raise IllegalActionError(action, "not playing this round", state.version)
+            raise IllegalActionError(action, "not_playing_round", state.version)
         if state.flipped[seat]:
-            raise IllegalActionError(action, "the hand is already face up", state.version)
+            raise IllegalActionError(action, "already_face_up", state.version)
 
     # ----- transitions ------------------------------------------------------------------
     def transition(self, state: ChuongState, event: Event) -> ChuongState:

@@ -321,7 +321,7 @@ class BaCayGa(Game[GaState]):
             stake, ga = self.amounts(state.config)
             raise IllegalActionError(
                 event,
-                f"cannot pay the gà and the stake ({format_gold(stake + ga)})",
+                text("cannot_pay_ga", stake + ga),
                 state.version,
             )
         super().validate(state, event)
@@ -336,54 +336,54 @@ class BaCayGa(Game[GaState]):
         match action:
             case TimeUp():
                 if seat is not None:
-                    fail("only the table's clock closes a window")
+                    fail("clock_only")
                 if state.phase not in ("ready", "start", "squeeze"):
-                    fail("no window is open")
+                    fail("no_window")
             case Ready() | SitOut():
                 if state.phase != "ready" or seat is None:
-                    fail("the players are not deciding now")
+                    fail("not_deciding")
                 elif state.decisions[seat] == NOT_ELIGIBLE:
                     stake, ga = self.amounts(state.config)
-                    fail(f"cannot pay the gà and the stake ({format_gold(stake + ga)})")
+                    fail(text("cannot_pay_ga", stake + ga))
                 elif state.decisions[seat] != UNDECIDED:
-                    fail(f"already decided ({state.decisions[seat]})")
+                    fail(text("already_decided", state.decisions[seat]))
             case Start():
                 if seat != state.config.host:
-                    fail("only the host starts the round")
+                    fail("host_starts")
                 elif state.phase not in ("ready", "start"):
-                    fail("the round has already started")
+                    fail("round_started")
                 elif state.decisions.count(READY) < 2:
-                    fail("at least two players must be ready")
+                    fail("two_ready")
             case Squeeze(index=index):
                 self._check_face_down(state, action)
                 if seat is not None and not 0 <= index < HAND_SIZE:
-                    fail(f"no card {index}: a hand has cards 0..{HAND_SIZE - 1}")
+                    fail(text("no_card_index", index, HAND_SIZE - 1))
                 elif seat is not None and state.seen[seat] >> index & 1:
-                    fail(f"card {index} has already been squeezed")
+                    fail(text("already_squeezed", index))
             case Flip():
                 self._check_face_down(state, action)
             case Leave():
                 if seat is None:
-                    fail("the table cannot leave")
+                    fail("table_cannot_leave")
                 elif state.phase in ("ready", "start"):
                     if state.decisions[seat] not in (UNDECIDED, READY):
-                        fail("not in this round")
+                        fail("not_in_round")
                 elif state.phase == "squeeze":
                     if seat not in state.players or state.left[seat]:
-                        fail("not in this round")
+                        fail("not_in_round")
                 else:
-                    fail("no one can leave now")
+                    fail("no_leaving_now")
             case _:
-                fail("not an action of 3 Cây Gà")
+                fail("not_ga_action")
 
     def _check_face_down(self, state: GaState, action: Action) -> None:
         seat = action.seat
         if state.phase != "squeeze":
-            raise IllegalActionError(action, "the cards are not out", state.version)
+            raise IllegalActionError(action, "cards_not_out", state.version)
         if seat is None or seat not in state.players or state.left[seat]:
-            raise IllegalActionError(action, "not playing this round", state.version)
+            raise IllegalActionError(action, "not_playing_round", state.version)
         if state.flipped[seat]:
-            raise IllegalActionError(action, "the hand is already face up", state.version)
+            raise IllegalActionError(action, "already_face_up", state.version)
 
     # ----- transitions ------------------------------------------------------------------
     def transition(self, state: GaState, event: Event) -> GaState:

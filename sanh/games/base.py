@@ -42,6 +42,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._texts import text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -151,14 +152,14 @@ def check_sit_in(
     :raises IllegalActionError: if the seat cannot be given this stack.
     """
     if action.seat is not None:
-        raise IllegalActionError(action, "only the table seats a player", version)
+        raise IllegalActionError(action, "only_table_seats", version)
     chair, stack = action.chair, action.stack
     if not isinstance(chair, int) or isinstance(chair, bool) or not 0 <= chair < config.seats:
-        raise IllegalActionError(action, "no such seat", version)
+        raise IllegalActionError(action, "no_such_seat", version)
     if not isinstance(stack, int) or isinstance(stack, bool) or stack <= 0:
-        raise IllegalActionError(action, "a stack must be a positive amount", version)
+        raise IllegalActionError(action, "stack_not_positive", version)
     if not is_empty(chair):
-        raise IllegalActionError(action, f"seat p{chair + 1} is not empty", version)
+        raise IllegalActionError(action, text("seat_not_empty", chair), version)
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,25 +604,23 @@ class Game(Generic[S]):
         """Raise :class:`IllegalActionError` unless ``event`` may be applied now."""
         turn = self.to_act(state)
         if turn is None:
-            raise IllegalActionError(event, "the hand is over", state.version)
+            raise IllegalActionError(event, "hand_over", state.version)
         if isinstance(event, Shuffle | Roll):
             if turn is not CHANCE:
-                raise IllegalActionError(event, "no deal or roll is due", state.version)
+                raise IllegalActionError(event, "no_chance_due", state.version)
             _validate_chance(self.chance_spec(state), event, state.version)
             return
         if not isinstance(event, Action):
-            raise IllegalActionError(event, "not an action", state.version)
+            raise IllegalActionError(event, "not_an_action", state.version)
         if turn is CHANCE:
-            raise IllegalActionError(event, "waiting for the deal", state.version)
+            raise IllegalActionError(event, "waiting_deal", state.version)
         if not isinstance(event, self.info.action_types):
-            raise IllegalActionError(event, f"not an action of {self.info.id}", state.version)
+            raise IllegalActionError(event, "not_game_action", state.version)
         if event.seat is not None:
             if not 0 <= event.seat < state.config.seats:
-                raise IllegalActionError(event, "no such seat", state.version)
+                raise IllegalActionError(event, "no_such_seat", state.version)
             if event.seat not in turn and not event.anytime:
-                raise NotYourTurnError(
-                    event, f"seat p{event.seat + 1} may not act now", state.version
-                )
+                raise NotYourTurnError(event, text("seat_may_not_act", event.seat), state.version)
         self.validate_action(state, event)
 
     def is_legal(self, state: S, event: Event) -> bool:
@@ -687,14 +686,14 @@ class Game(Generic[S]):
 def _validate_chance(spec: ChanceSpec, event: Shuffle | Roll, version: int) -> None:
     if spec.kind == "shuffle":
         if not isinstance(event, Shuffle):
-            raise IllegalActionError(event, "a shuffle is due", version)
+            raise IllegalActionError(event, "shuffle_due", version)
         if sorted(event.order) != sorted(spec.deck):
-            raise IllegalActionError(event, "not a permutation of the deck", version)
+            raise IllegalActionError(event, "not_permutation", version)
     else:
         if not isinstance(event, Roll):
-            raise IllegalActionError(event, "a roll is due", version)
+            raise IllegalActionError(event, "roll_due", version)
         if len(event.dice) != spec.dice or not all(1 <= d <= spec.sides for d in event.dice):
-            raise IllegalActionError(event, f"needs {spec.dice} dice of 1..{spec.sides}", version)
+            raise IllegalActionError(event, text("dice_needed", spec.dice, spec.sides), version)
 
 
 def normalize_name(name: str) -> str:

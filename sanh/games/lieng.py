@@ -71,6 +71,7 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
+from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -384,11 +385,11 @@ class Lieng(Game[LiengState]):
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         if state.phase == "bet":
             if not isinstance(action, Fold | Call | Raise):
-                raise IllegalActionError(action, "only Tố, Theo or Bỏ now", state.version)
+                raise IllegalActionError(action, "lieng_bet_only", state.version)
             state.betting.validate(action, state.version)
             return
         if action not in self.legal_actions(state):
-            reason = f"{type(action).__name__.lower()} is not possible now ({state.phase})"
+            reason = text("not_possible_now", type(action).__name__, state.phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: LiengState, seat: Seat | None, reason: Reason) -> Action | None:

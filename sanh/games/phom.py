@@ -93,7 +93,6 @@ from sanh.eval.melds import (
     can_extend,
     card_points,
     deadwood_points,
-    format_meld,
     maximal_arrangements,
     meld_key,
     most_melded,
@@ -101,7 +100,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import text
+from sanh.games._texts import join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -505,46 +504,44 @@ class Phom(Game[PhomState]):
         eaten = (*_pending_eaten(state, seat), card)
         if state.laid[seat]:
             if not maximal_arrangements(hand, eaten, min_left=1):
-                return f"{card} cannot be melded while keeping a card to discard"
+                return text("eat_keeps_no_discard", card)
             return None
         if deadwood_points(hand, eaten) is None:
             if len(eaten) == 1:
-                return f"{card} completes no meld with your hand"
-            held = " ".join(str(c) for c in eaten[:-1])
-            return f"{card} cannot be melded alongside your eaten cards ({held})"
+                return text("eat_no_meld", card)
+            return text("eat_with_eaten", card, eaten[:-1])
         return None
 
     def _discard_problem(self, state: PhomState, seat: Seat, card: Card) -> str | None:
         hand = state.hands[seat]
         if card not in hand:
-            return f"you do not hold {card}"
+            return text("not_held", card)
         pending = _pending_eaten(state, seat)
         if card in pending:
-            return f"{card} was eaten and must stay in a meld"
+            return text("eaten_must_stay", card)
         if pending:
             rest = tuple(c for c in hand if c != card)
             if deadwood_points(rest, pending) is None:
-                held = " ".join(str(c) for c in pending)
-                return f"discarding {card} would leave your eaten cards ({held}) without melds"
+                return text("discard_breaks_eaten", card, pending)
         return None
 
     def _send_problem(
         self, state: PhomState, seat: Seat, card: Card, target: int, index: int
     ) -> str | None:
         if not (state.laying and state.laid[seat]):
-            return "cards are sent only in the turn you lay down"
+            return "send_when_laying"
         hand = state.hands[seat]
         if card not in hand:
-            return f"you do not hold {card}"
+            return text("not_held", card)
         if len(hand) < 2:
-            return "keep a card to discard"
+            return "keep_discard"
         if target == seat:
-            return "cards are sent onto other players' melds"
+            return "send_to_others"
         if not 0 <= target < state.config.seats or not 0 <= index < len(state.melds[target]):
-            return f"p{target + 1} has no meld number {index}"
+            return text("no_meld_number", target, index)
         meld = state.melds[target][index]
         if not can_extend(meld, card):
-            return f"{card} does not fit p{target + 1}'s meld {format_meld(meld)}"
+            return text("does_not_fit", card, target, meld)
         return None
 
     def _layouts(self, state: PhomState, seat: Seat) -> tuple[Arrangement, ...]:
@@ -559,29 +556,29 @@ class Phom(Game[PhomState]):
             raise IllegalActionError(action, reason, state.version)
 
         if seat is None:
-            fail("the table takes no action in Phỏm")
+            fail("phom_table_no_action")
             return
         if isinstance(action, Leave):
             if state.phase not in ("draw", "lay", "discard"):
-                fail("no game is under way")
+                fail("no_game_under_way")
             elif seat not in state.order or state.removed[seat]:
-                fail("not playing this game")
+                fail("not_playing_game")
             return
         if seat != state.current:
-            fail("not your turn")
+            fail("not_your_turn")
         match action:
             case Draw():
                 if state.phase != "draw":
                     fail(_phase_hint(state))
                 elif not state.stock:
-                    fail("the stock is empty")
+                    fail("stock_empty")
             case Eat(card=card):
                 if state.phase != "draw":
                     fail(_phase_hint(state))
                 elif state.pending is None:
-                    fail("there is no discard to eat")
+                    fail("no_discard_to_eat")
                 elif card != state.pending:
-                    fail(f"the discard to eat is {state.pending}, not {card}")
+                    fail(text("discard_to_eat_is", state.pending, card))
                 else:
                     problem = self._eat_problem(state, seat, card)
                     if problem:
@@ -590,15 +587,18 @@ class Phom(Game[PhomState]):
                 if state.phase != "lay":
                     fail(_phase_hint(state))
                 elif len(action.cards) != sum(action.sizes) or any(s < 3 for s in action.sizes):
-                    fail("sizes must cut the cards into melds of 3 or more")
+                    fail("melds_of_three")
                 else:
                     wanted = _canonical(action.melds())
                     options = self._layouts(state, seat)
                     if all(_canonical(a.melds) != wanted for a in options):
-                        ways = "; ".join(
-                            " ".join(format_meld(m) for m in a.melds) or "-" for a in options
+                        ways = (
+                            text("layout_option", [c for m in a.melds for c in m])
+                            if a.melds
+                            else "layout_none"
+                            for a in options
                         )
-                        fail(f"not a way to lay down all your melds (possible: {ways})")
+                        fail(join("not_a_layout", *ways))
             case Send(card=card, target=target, meld=index):
                 if state.phase != "discard":
                     fail(_phase_hint(state))
@@ -614,7 +614,7 @@ class Phom(Game[PhomState]):
                     if problem:
                         fail(problem)
             case _:
-                fail("not an action of Phỏm")
+                fail("not_phom_action")
 
     # ----- transitions ------------------------------------------------------------------
     def transition(self, state: PhomState, event: Event) -> PhomState:
@@ -1115,10 +1115,10 @@ def _canonical(melds: tuple[tuple[Card, ...], ...]) -> frozenset[frozenset[Card]
 
 def _phase_hint(state: PhomState) -> str:
     return {
-        "draw": "eat or draw first",
-        "lay": "lay down your melds first",
-        "discard": "you have taken a card: send or discard now",
-    }.get(state.phase, "not now")
+        "draw": "eat_or_draw_first",
+        "lay": "lay_down_first",
+        "discard": "send_or_discard",
+    }.get(state.phase, "not_now")
 
 
 def _is_u_khan(hand: tuple[Card, ...]) -> bool:

@@ -102,7 +102,6 @@ from sanh.games._shedding import (
     carry_seat,
     cut_text,
     dealt_in_seats,
-    describe,
     put,
     render_shedding,
     seats_from,
@@ -504,82 +503,77 @@ class SamLoc(Game[SamState]):
         version = state.version
         if isinstance(action, Leave):
             if action.seat is None:
-                raise IllegalActionError(action, "leaving needs a seat", version)
+                raise IllegalActionError(action, "leave_needs_seat", version)
             if not state.in_play[action.seat]:
-                raise IllegalActionError(action, "that player is no longer in play", version)
+                raise IllegalActionError(action, "no_longer_in_play", version)
             return
         if isinstance(action, CloseDeclarations):
             if state.phase != "declare":
-                raise IllegalActionError(action, "no declaration window is open", version)
+                raise IllegalActionError(action, "no_declaration_window", version)
             if action.seat is not None:
-                raise IllegalActionError(action, "only the table closes the window", version)
+                raise IllegalActionError(action, "only_table_closes_window", version)
             return
         seat = action.seat
         if seat is None:
-            raise IllegalActionError(action, "this action needs a seat", version)
+            raise IllegalActionError(action, "needs_seat", version)
         if isinstance(action, DeclareSam | DeclineSam):
             if state.phase != "declare":
-                raise IllegalActionError(action, "the declaration window is closed", version)
+                raise IllegalActionError(action, "declaration_closed", version)
             return
         if state.phase != "play":
-            raise IllegalActionError(action, "Sâm declarations are still open", version)
+            raise IllegalActionError(action, "declarations_open", version)
         if isinstance(action, Pass):
             if state.table is None:
-                raise IllegalActionError(action, "the leader must play, not pass", version)
+                raise IllegalActionError(action, "leader_must_play", version)
             return
         if not isinstance(action, Play):
-            raise IllegalActionError(action, "not a Sâm action", version)
+            raise IllegalActionError(action, "not_sam_action", version)
         combo = self._check_cards(state, action, seat)
         table = state.table
         hand = state.hands[seat]
         if table is None and not SAM.can_lead(combo):
-            raise IllegalActionError(
-                action, "two fours of a kind may only cut a pair of 2s", version
-            )
+            raise IllegalActionError(action, "double_four_cuts_twos", version)
         if table is not None and not SAM.beats(combo, table):
             raise IllegalActionError(
-                action, f"{describe(combo)} does not beat {describe(table)}", version
+                action,
+                text("does_not_beat", combo.kind.value, combo.cards, table.kind.value, table.cards),
+                version,
             )
         if (
             state.rules.finish_on_two == "forbid"
             and _thoi_play(combo, hand)
             and (table is not None or any(not _thoi_play(c, hand) for c in SAM.plays(hand)))
         ):
-            raise IllegalActionError(action, "you may not go out on 2s", version)
+            raise IllegalActionError(action, "no_going_out_on_twos", version)
         if (
             state.rules.bao1_enforce
             and combo.kind is Kind.SINGLE
             and self._next_on_bao1(state, seat)
             and climb_rank(combo.cards[0]) != climb_rank(hand[-1])
         ):
-            raise IllegalActionError(
-                action, "the next player is on Báo 1: play your highest single", version
-            )
+            raise IllegalActionError(action, "bao1_highest", version)
 
     @staticmethod
     def _check_cards(state: SamState, action: Play, seat: Seat) -> Combo:
         version = state.version
         cards = action.cards
         if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalActionError(action, "cards must be a tuple of cards", version)
+            raise IllegalActionError(action, "cards_not_tuple", version)
         if not cards:
-            raise IllegalActionError(action, "a play needs at least one card", version)
+            raise IllegalActionError(action, "play_needs_card", version)
         if len(set(cards)) != len(cards):
-            raise IllegalActionError(action, "a card is repeated", version)
+            raise IllegalActionError(action, "card_repeated", version)
         hand = state.hands[seat]
         missing = [c for c in cards if c not in hand]
         if missing:
-            shown = " ".join(c.pretty for c in missing)
-            raise IllegalActionError(action, f"you do not hold {shown}", version)
+            raise IllegalActionError(action, text("not_held", missing), version)
         combo = SAM.classify(cards)
         if combo is None:
-            shown = " ".join(c.pretty for c in SAM.sort(cards))
+            shown = SAM.sort(cards)
             ranks = [climb_rank(c) for c in cards]
             if len(cards) >= 3 and TWO in ranks and len(set(ranks)) == len(ranks):
-                raise IllegalActionError(
-                    action, f"{shown}: a 2 may only sit at the low end of a sequence", version
-                )
-            raise IllegalActionError(action, f"{shown} is not a combination", version)
+                raise IllegalActionError(action, text("two_low_end", shown), version)
+            raise IllegalActionError(action, text("not_combination", shown), version)
         return combo
 
     def _next_on_bao1(self, state: SamState, seat: Seat) -> bool:
@@ -930,7 +924,7 @@ class SamLoc(Game[SamState]):
     def settle(self, state: SamState) -> Settlement:
         """Every debt of the game, capped per payer (RULES.md §2.6)."""
         if not state.over:
-            raise IllegalActionError(None, "the game is not over", state.version)
+            raise IllegalActionError(None, "game_not_over", state.version)
         detail: list[tuple[str, Any]] = [
             ("outcome", state.outcome),
             ("winner", state.winner),

@@ -91,7 +91,7 @@ from functools import lru_cache
 from typing import TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import describe, join, text
+from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -724,22 +724,20 @@ class TaiXiu(Game[TaiXiuState]):
             if self.is_host(state, seat):
                 raise NotYourTurnError(
                     event,
-                    "the host is the bank of this player table and cannot bet",
+                    "host_is_bank",
                     state.version,
                 )
             if seat is not None and 0 <= seat < len(state.ready) and state.ready[seat]:
-                raise NotYourTurnError(
-                    event, f"p{seat + 1} has finished betting this round", state.version
-                )
+                raise NotYourTurnError(event, text("finished_betting", seat), state.version)
         super().validate(state, event)
 
     def validate_action(self, state: TaiXiuState, action: Action) -> None:
         """Check an action against the window, the limits, the balance and the bank."""
         if state.closed:
-            raise IllegalActionError(action, "the betting window is closed", state.version)
+            raise IllegalActionError(action, "betting_closed", state.version)
         if isinstance(action, CloseBetting):
             if action.seat is not None:
-                raise IllegalActionError(action, "only the table closes betting", state.version)
+                raise IllegalActionError(action, "only_table_closes", state.version)
             return
         if isinstance(action, SitIn):
             check_sit_in(
@@ -748,19 +746,17 @@ class TaiXiu(Game[TaiXiuState]):
             return
         seat = action.seat
         if seat is None:
-            raise IllegalActionError(action, "the table does not bet", state.version)
+            raise IllegalActionError(action, "table_does_not_bet", state.version)
         if isinstance(action, Confirm | Clear):
             if not state.pending[seat]:
-                raise IllegalActionError(action, "no chips placed to confirm", state.version)
+                raise IllegalActionError(action, "nothing_to_confirm", state.version)
             return
         if isinstance(action, Ready):
             if state.pending[seat]:
-                raise IllegalActionError(
-                    action, "confirm or clear the chips placed first", state.version
-                )
+                raise IllegalActionError(action, "confirm_first", state.version)
             return
         if not isinstance(action, Place):
-            raise IllegalActionError(action, "not a Tài Xỉu action", state.version)
+            raise IllegalActionError(action, "not_tai_xiu_action", state.version)
         self._validate_place(state, action, seat)
 
     def _validate_place(self, state: TaiXiuState, action: Place, seat: Seat) -> None:
@@ -768,56 +764,37 @@ class TaiXiu(Game[TaiXiuState]):
         index = _AREA_INDEX.get(action.bet)
         if index is None:
             raise IllegalActionError(
-                action,
-                f"no bet area {action.bet!r}; areas are small, big, single_1..6, "
-                "combination_1_2..combination_5_6, total_4..17, double_1..6, triple_1..6, "
-                "any_triple",
-                version,
+                action, text("no_bet_area_tai_xiu", clean(action.bet)), version
             )
         amount = action.amount
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise IllegalActionError(action, "chips must be a positive amount", version)
+            raise IllegalActionError(action, "chips_not_positive", version)
         if state.places[seat] >= MAX_PLACES_PER_SEAT:
-            raise IllegalActionError(
-                action, f"at most {MAX_PLACES_PER_SEAT} placements per seat and round", version
-            )
+            raise IllegalActionError(action, text("max_places", MAX_PLACES_PER_SEAT), version)
         if self._blocked(state, seat, index):
-            side, other = ("Xỉu", "Tài") if index == _SMALL else ("Tài", "Xỉu")
-            raise IllegalActionError(
-                action, f"a bet on {other} is placed this round: {side} is refused", version
-            )
+            side, other = ("small", "big") if index == _SMALL else ("big", "small")
+            raise IllegalActionError(action, text("side_refused", other, side), version)
         current = _amount(state.confirmed[seat], action.bet) + _amount(
             state.pending[seat], action.bet
         )
         total = current + amount
         if total < rules.min_bet:
             raise IllegalActionError(
-                action,
-                f"{action.bet} would hold {format_gold(total)}, under the table minimum "
-                f"{format_gold(rules.min_bet)}",
-                version,
+                action, text("under_table_min", action.bet, total, rules.min_bet), version
             )
         if rules.max_bet and total > rules.max_bet:
             raise IllegalActionError(
-                action,
-                f"{action.bet} would hold {format_gold(total)}, over the table maximum "
-                f"{format_gold(rules.max_bet)}",
-                version,
+                action, text("over_table_max", action.bet, total, rules.max_bet), version
             )
         free = self.balance(state, seat)
         if amount > free:
-            raise IllegalActionError(
-                action, f"{format_gold(amount)} is over the balance {format_gold(free)}", version
-            )
+            raise IllegalActionError(action, text("over_balance", amount, free), version)
         bank = self.bank_available(state)
         if bank is not None:
             need = amount * rules.area_odds[index]
             if need > bank:
                 raise IllegalActionError(
-                    action,
-                    f"the host's bank has {format_gold(bank)} available and {action.bet} "
-                    f"needs {format_gold(need)} reserved",
-                    version,
+                    action, text("bank_cannot_reserve", bank, action.bet, need), version
                 )
 
     def transition(self, state: TaiXiuState, event: Event) -> TaiXiuState:

@@ -80,7 +80,7 @@ from sanh.eval import (
     teen_patti_category,
     teen_patti_rank,
 )
-from sanh.games._texts import describe, join, text
+from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -533,22 +533,20 @@ class TeenPatti2020(Game[TeenPattiState]):
             and 0 <= seat < len(state.ready)
             and (state.ready[seat])
         ):
-            raise NotYourTurnError(
-                event, f"p{seat + 1} has finished betting this round", state.version
-            )
+            raise NotYourTurnError(event, text("finished_betting", seat), state.version)
         super().validate(state, event)
 
     def validate_action(self, state: TeenPattiState, action: Action) -> None:
         """Check a bet against the window, the area, the limits and the balance."""
         if state.closed:
-            raise IllegalActionError(action, "the betting window is closed", state.version)
+            raise IllegalActionError(action, "betting_closed", state.version)
         if isinstance(action, CloseBetting):
             if action.seat is not None:
-                raise IllegalActionError(action, "only the table closes betting", state.version)
+                raise IllegalActionError(action, "only_table_closes", state.version)
             return
         if isinstance(action, Ready):
             if action.seat is None:
-                raise IllegalActionError(action, "the table is never ready", state.version)
+                raise IllegalActionError(action, "table_never_ready", state.version)
             return
         if isinstance(action, SitIn):
             check_sit_in(
@@ -556,44 +554,32 @@ class TeenPatti2020(Game[TeenPattiState]):
             )
             return
         if not isinstance(action, Bet):
-            raise IllegalActionError(action, "not a Teen Patti action", state.version)
+            raise IllegalActionError(action, "not_teen_patti_action", state.version)
         seat = action.seat
         if seat is None:
-            raise IllegalActionError(action, "the table does not bet", state.version)
+            raise IllegalActionError(action, "table_does_not_bet", state.version)
         if action.bet not in BETS:
             raise IllegalActionError(
-                action, f"no bet area {action.bet!r}; areas: {', '.join(BETS)}", state.version
+                action, text("no_bet_area", clean(action.bet), ", ".join(BETS)), state.version
             )
         amount = action.amount
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            raise IllegalActionError(action, "a bet must be a positive amount", state.version)
+            raise IllegalActionError(action, "bet_not_positive", state.version)
         if state.bet_actions[seat] >= MAX_BETS_PER_SEAT:
-            raise IllegalActionError(
-                action, f"at most {MAX_BETS_PER_SEAT} bets per seat and round", state.version
-            )
+            raise IllegalActionError(action, text("max_bets", MAX_BETS_PER_SEAT), state.version)
         low, high = state.min_bet, state.max_bet
         total = state.bets[seat][BETS.index(action.bet)] + amount
         if total < low:
             raise IllegalActionError(
-                action,
-                f"{action.bet} would hold {format_gold(total)}, under the table minimum "
-                f"{format_gold(low)}",
-                state.version,
+                action, text("under_table_min", action.bet, total, low), state.version
             )
         if total > high:
             raise IllegalActionError(
-                action,
-                f"{action.bet} would hold {format_gold(total)}, over the table maximum "
-                f"{format_gold(high)}",
-                state.version,
+                action, text("over_table_max", action.bet, total, high), state.version
             )
         free = self.balance(state, seat)
         if amount > free:
-            raise IllegalActionError(
-                action,
-                f"bet {format_gold(amount)} is over the balance {format_gold(free)}",
-                state.version,
-            )
+            raise IllegalActionError(action, text("bet_over_balance", amount, free), state.version)
 
     def transition(self, state: TeenPattiState, event: Event) -> TeenPattiState:
         """Add a bet, close the window, or deal from the shuffle."""

@@ -76,7 +76,7 @@ from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
-from sanh.games._texts import describe, text
+from sanh.games._texts import describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -562,15 +562,15 @@ class HandCore:
         return (low if low < high else high), high
 
     def raise_refusal(self, seat: Seat) -> str:
-        """Why ``seat`` may not raise now (empty if it may)."""
+        """Why ``seat`` may not raise now, a text code (empty if it may)."""
         owed = self.max_bet - self.bets[seat]
         if self.stacks[seat] <= owed:
-            return "the stake does not cover the bet: call (all-in) or fold"
+            return "stake_short"
         if self.raise_bounds(seat) is not None:
             return ""
         if owed < self.raise_size or self.acted >> seat & 1:
-            return "a short all-in does not re-open the betting for a player who has acted"
-        return "no other player can call a raise"
+            return "short_all_in"
+        return "no_caller"
 
     def fold(self) -> None:
         """The actor folds."""
@@ -1130,15 +1130,14 @@ class TexasHoldem(Game[HoldemState]):
             if not isinstance(event, Action) or event.seat is None or not state.queue:
                 raise
             seat = event.seat
-            name = f"p{seat + 1}"
             if not state.live or seat not in state.order:
-                reason = f"seat {name} is not in this hand"
+                reason = text("not_in_hand", seat)
             elif not state.live[seat]:
-                reason = f"{name} has folded"
+                reason = text("has_folded", seat)
             elif state.stacks[seat] == 0:
-                reason = f"{name} is all-in"
+                reason = text("is_all_in", seat)
             else:
-                reason = f"it is p{state.queue[0] + 1}'s turn, not {name}'s"
+                reason = text("turn_of", state.queue[0], seat)
             raise NotYourTurnError(event, reason, state.version) from error
 
     def validate_action(self, state: HoldemState, action: Action) -> None:
@@ -1147,18 +1146,16 @@ class TexasHoldem(Game[HoldemState]):
         owed = state.max_bet - state.bets[seat]
         version = state.version
         if action.seat is None:
-            raise IllegalActionError(action, "the table has no action in Hold'em", version)
+            raise IllegalActionError(action, "holdem_table_no_action", version)
         if isinstance(action, Fold):
             return
         if isinstance(action, Check):
             if owed > 0:
-                raise IllegalActionError(
-                    action, f"cannot check: {format_gold(owed)} to call", version
-                )
+                raise IllegalActionError(action, text("cannot_check", owed), version)
             return
         if isinstance(action, Call):
             if owed <= 0:
-                raise IllegalActionError(action, "nothing to call: check instead", version)
+                raise IllegalActionError(action, "nothing_to_call", version)
             return
         core = _load(state)
         bounds = core.raise_bounds(seat)
@@ -1170,30 +1167,21 @@ class TexasHoldem(Game[HoldemState]):
         if isinstance(action, RaiseTo):
             amount = action.amount
             if not isinstance(amount, int) or isinstance(amount, bool):
-                raise IllegalActionError(action, "the amount must be whole minor units", version)
+                raise IllegalActionError(action, "whole_minor_units", version)
             if bounds is None:
-                raise IllegalActionError(action, f"cannot raise: {refusal}", version)
+                raise IllegalActionError(action, join(text("cannot_raise"), refusal), version)
             low, high = bounds
             if amount < low:
-                raise IllegalActionError(
-                    action,
-                    f"raise to {format_gold(amount)} is below the minimum {format_gold(low)}",
-                    version,
-                )
+                raise IllegalActionError(action, text("raise_below_min", amount, low), version)
             if amount > high:
                 why = (
-                    "the largest stake another player can match"
+                    "raise_above_match"
                     if high < state.stacks[seat] + state.bets[seat]
-                    else "the whole stake"
+                    else "raise_above_stake"
                 )
-                raise IllegalActionError(
-                    action,
-                    f"raise to {format_gold(amount)} is above the maximum {format_gold(high)}"
-                    f" ({why})",
-                    version,
-                )
+                raise IllegalActionError(action, text(why, amount, high), version)
             return
-        raise IllegalActionError(action, f"not an action of {self.info.id}", version)
+        raise IllegalActionError(action, "not_game_action", version)
 
     def transition(self, state: HoldemState, event: Event) -> HoldemState:
         """Apply a validated event through the core."""

@@ -82,7 +82,7 @@ from sanh.cards.card import Card, Rank, format_cards
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
-from sanh.games._texts import describe, join, text
+from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -577,64 +577,60 @@ class ThreeCardPoker(Game[TcpState]):
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         v = state.version
         if isinstance(action, Bet | Ready | CloseBetting) and state.phase != "betting":
-            raise IllegalActionError(action, "the betting window is closed", v)
+            raise IllegalActionError(action, "betting_closed", v)
         if isinstance(action, Play | Fold | ForceFold) and state.phase != "decision":
-            raise IllegalActionError(action, "no Play/Fold decision is open now", v)
+            raise IllegalActionError(action, "no_decision_open", v)
         if isinstance(action, Bet):
             self._validate_bet(state, action)
         elif isinstance(action, Ready):
             if action.seat is None:
-                raise IllegalActionError(action, "only a seat may be ready", v)
+                raise IllegalActionError(action, "only_seat_ready", v)
         elif isinstance(action, SitIn):
             if state.phase != "betting":
-                raise IllegalActionError(action, "the betting window is closed", v)
+                raise IllegalActionError(action, "betting_closed", v)
             check_sit_in(state.config, action, lambda chair: self.is_empty_seat(state, chair), v)
         elif isinstance(action, CloseBetting | ForceFold):
             if action.seat is not None:
-                raise IllegalActionError(action, "only the table may do this", v)
+                raise IllegalActionError(action, "only_table", v)
             if isinstance(action, ForceFold):
                 target = action.target
                 if not (isinstance(target, int) and 0 <= target < state.config.seats):
-                    raise IllegalActionError(action, "no such seat", v)
+                    raise IllegalActionError(action, "no_such_seat", v)
                 if state.decisions[target] != "pending":
-                    raise IllegalActionError(action, f"p{target + 1} has no pending decision", v)
+                    raise IllegalActionError(action, text("no_pending_decision", target), v)
                 if action.reason not in FORCED_REASONS:
                     raise IllegalActionError(
-                        action, f"reason must be one of {', '.join(FORCED_REASONS)}", v
+                        action, text("forced_reason", ", ".join(FORCED_REASONS)), v
                     )
         elif isinstance(action, Play | Fold):
             seat = action.seat
             if seat is None or state.decisions[seat] != "pending":
-                raise IllegalActionError(action, "this seat has no decision to make", v)
+                raise IllegalActionError(action, "no_decision", v)
             if isinstance(action, Play) and not self._can_play(state, seat):
-                raise IllegalActionError(action, "too little balance for the Play bet", v)
+                raise IllegalActionError(action, "play_bet_short", v)
 
     def _validate_bet(self, state: TcpState, action: Bet) -> None:
         v = state.version
         rules = state.rules
         seat = action.seat
         if seat is None:
-            raise IllegalActionError(action, "the table does not bet", v)
+            raise IllegalActionError(action, "table_does_not_bet", v)
         if action.spot not in rules.spots:
             raise IllegalActionError(
-                action, f"no bet spot {action.spot!r} here; spots: {', '.join(rules.spots)}", v
+                action, text("no_bet_spot", clean(action.spot), ", ".join(rules.spots)), v
             )
         amount = action.amount
         if not isinstance(amount, int) or isinstance(amount, bool):
-            raise IllegalActionError(action, "the amount must be an integer number of units", v)
+            raise IllegalActionError(action, "whole_units", v)
         if state.bets[seat][BET_SPOTS.index(action.spot)]:
-            raise IllegalActionError(action, f"the {action.spot} bet is already placed", v)
+            raise IllegalActionError(action, text("bet_placed", action.spot), v)
         if amount < rules.bet_min:
-            raise IllegalActionError(
-                action, f"under the table minimum of {format_gold(rules.bet_min)}", v
-            )
+            raise IllegalActionError(action, text("under_min_of", rules.bet_min), v)
         if amount > rules.bet_max:
-            raise IllegalActionError(
-                action, f"over the table maximum of {format_gold(rules.bet_max)}", v
-            )
+            raise IllegalActionError(action, text("over_max_of", rules.bet_max), v)
         free = state.config.stacks[seat] - state.committed(seat)
         if amount > free:
-            raise IllegalActionError(action, f"over the balance of {format_gold(free)}", v)
+            raise IllegalActionError(action, text("over_balance_of", free), v)
 
     # ----- transitions ---------------------------------------------------------------------
     def transition(self, state: TcpState, event: Event) -> TcpState:

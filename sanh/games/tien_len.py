@@ -95,7 +95,6 @@ from sanh.games._shedding import (
     carry_seat,
     cut_text,
     dealt_in_seats,
-    describe,
     put,
     render_shedding,
     seats_from,
@@ -396,58 +395,57 @@ class TienLen(Game[TienLenState]):
         version = state.version
         if isinstance(action, Leave):
             if action.seat is None:
-                raise IllegalActionError(action, "leaving needs a seat", version)
+                raise IllegalActionError(action, "leave_needs_seat", version)
             if not state.in_play[action.seat]:
-                raise IllegalActionError(action, "that player is no longer in play", version)
+                raise IllegalActionError(action, "no_longer_in_play", version)
             return
         seat = action.seat
         if seat is None:
-            raise IllegalActionError(action, "a play or pass needs a seat", version)
+            raise IllegalActionError(action, "play_needs_seat", version)
         if isinstance(action, Pass):
             if state.table is None:
-                raise IllegalActionError(action, "the leader must play, not pass", version)
+                raise IllegalActionError(action, "leader_must_play", version)
             return
         if not isinstance(action, Play):
-            raise IllegalActionError(action, "not a Tiến lên action", version)
+            raise IllegalActionError(action, "not_tien_len_action", version)
         combo = self._check_cards(state, action, seat)
         table = state.table
         if table is None:
             if state.must_include is not None and state.must_include not in combo.cards:
                 raise IllegalActionError(
-                    action, f"the first play must include {state.must_include.pretty}", version
+                    action, text("first_play_includes", state.must_include), version
                 )
             return
         if not TIEN_LEN.beats(combo, table):
             raise IllegalActionError(
-                action, f"{describe(combo)} does not beat {describe(table)}", version
+                action,
+                text("does_not_beat", combo.kind.value, combo.cards, table.kind.value, table.cards),
+                version,
             )
         if state.passed[seat] and combo.pairs < 4:
-            raise IllegalActionError(
-                action, "after passing, only 4 đôi thông may come back in", version
-            )
+            raise IllegalActionError(action, "four_pairs_only", version)
 
     @staticmethod
     def _check_cards(state: TienLenState, action: Play, seat: Seat) -> Combo:
         version = state.version
         cards = action.cards
         if not isinstance(cards, tuple) or not all(isinstance(c, Card) for c in cards):
-            raise IllegalActionError(action, "cards must be a tuple of cards", version)
+            raise IllegalActionError(action, "cards_not_tuple", version)
         if not cards:
-            raise IllegalActionError(action, "a play needs at least one card", version)
+            raise IllegalActionError(action, "play_needs_card", version)
         if len(set(cards)) != len(cards):
-            raise IllegalActionError(action, "a card is repeated", version)
+            raise IllegalActionError(action, "card_repeated", version)
         hand = state.hands[seat]
         missing = [c for c in cards if c not in hand]
         if missing:
-            shown = " ".join(c.pretty for c in missing)
-            raise IllegalActionError(action, f"you do not hold {shown}", version)
+            raise IllegalActionError(action, text("not_held", missing), version)
         combo = TIEN_LEN.classify(cards)
         if combo is None:
             ranks = [climb_rank(c) for c in cards]
             if len(cards) >= 3 and TWO in ranks and len(set(ranks)) == len(ranks):
-                raise IllegalActionError(action, "a Tiến lên straight may not contain a 2", version)
-            shown = " ".join(c.pretty for c in TIEN_LEN.sort(cards))
-            raise IllegalActionError(action, f"{shown} is not a combination", version)
+                raise IllegalActionError(action, "straight_no_two", version)
+            shown = TIEN_LEN.sort(cards)
+            raise IllegalActionError(action, text("not_combination", shown), version)
         return combo
 
     # ----- transitions ----------------------------------------------------------------------
@@ -730,7 +728,7 @@ class TienLen(Game[TienLenState]):
     def settle(self, state: TienLenState) -> Settlement:
         """Cut payments and end payments, capped per payer (RULES.md §2.6)."""
         if not state.over:
-            raise IllegalActionError(None, "the hand is not over", state.version)
+            raise IllegalActionError(None, "hand_not_over", state.version)
         detail: list[tuple[str, Any]] = [
             ("outcome", state.outcome),
             ("winner", state.winner),

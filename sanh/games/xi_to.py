@@ -84,6 +84,7 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
+from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -505,14 +506,14 @@ class XiTo(Game[XiToState]):
         phase = state.phase
         if phase == "bet":
             if not isinstance(action, Fold | Check | Call | Raise | AllIn):
-                raise IllegalActionError(action, "only betting actions now", state.version)
+                raise IllegalActionError(action, "betting_only", state.version)
             state.betting.validate(action, state.version)
             return
         if action not in self.legal_actions(state):
             if phase == "choose" and isinstance(action, TurnUp):
-                reason = "turn up one of your own two first cards"
+                reason = "turn_up_own"
             else:
-                reason = f"{type(action).__name__.lower()} is not possible now ({phase})"
+                reason = text("not_possible_now", type(action).__name__, phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: XiToState, seat: Seat | None, reason: Reason) -> Action | None:

@@ -378,9 +378,7 @@ def replay_phh(hand: PhhHand) -> PhhReplay:
         try:
             state = game.apply(state, event)
         except IllegalActionError as error:
-            raise NotationError(
-                f"{where} action {number} {action.text!r}: {error.reason}"
-            ) from None
+            raise NotationError(f"{where} action {number} {action.text!r}: {error.words}") from None
         events.append(event)
     complete = game.is_terminal(state)
     return PhhReplay(hand, state, tuple(state.stacks), complete, tuple(events))

@@ -96,11 +96,12 @@ export function sameTemplate(a, b, field) {
 // parts joined by "|", each a code name and its arguments joined by ":" ("odds:0.95|commission:4990").
 // Each code is translated by its "text.<code>" template, whose placeholders name the kind of
 // each argument: {seat0} a seat, {gold0} an amount in minor units, {n0} a number, {cards0} card
-// codes run together, {value0} a term (value.*), {item0} a settlement item (item.*). See
+// codes run together, {value0} a term (value.*), {item0} a settlement item (item.*), {action0}
+// an action type (action.*). Refusals of the server's "error" messages are codes too. See
 // sanh/games/_texts.py. A text not made of known codes (a hand recorded before the codes) is
 // shown as it is.
 const TEXT_CODE = /^[a-z][a-z0-9_]*(:[^:|]*)*(\|[a-z][a-z0-9_]*(:[^:|]*)*)*$/;
-const PLACEHOLDER = /\{(seat|gold|n|cards|value|item)(\d)\}/g;
+const PLACEHOLDER = /\{(seat|gold|n|cards|value|item|action)(\d)\}/g;
 
 export function textParts(text) {
   if (typeof text !== "string" || !TEXT_CODE.test(text)) return null;
@@ -120,6 +121,7 @@ function textArg(game, kind, arg, names) {
   if (kind === "cards") return esc((arg.match(/../g) || []).map(cardLabel).join(" "));
   if (kind === "value") return esc(tv(game, arg));
   if (kind === "item") return esc(tg("item", game, arg));
+  if (kind === "action") return esc(tg("action", game, arg));
   return esc(arg);
 }
 

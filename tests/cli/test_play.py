@@ -16,6 +16,7 @@ from rich.console import Console
 
 from sanh.cards.rng import SeededRng
 from sanh.cli import cmd_play, main
+from sanh.errors import IllegalActionError
 from sanh.games import REGISTRY
 from sanh.games.base import Roll, Settlement, TableConfig
 from sanh.games.tai_xiu import CloseBetting, Confirm, Place
@@ -134,3 +135,20 @@ def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
             parser.parse_args([name, "--help"])
         assert exit_info.value.code == 0, name
     assert "usage" in capsys.readouterr().out
+
+
+def test_a_refusal_is_printed_in_the_chosen_language() -> None:
+    """The engine's reason is a text code: the terminal says it in Vietnamese or English."""
+    game = REGISTRY["tai-xiu"]
+    state = game.new_state(TableConfig.make(seats=2, stake=100))
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(state, Place(0, "small", 0))
+    assert info.value.reason == "chips_not_positive"
+    assert cmd_play.refusal(info.value, "tai-xiu", "en") == (
+        "Not allowed: chips must be a positive amount"
+    )
+    assert cmd_play.refusal(info.value, "tai-xiu", "vi") == "Không hợp lệ: số phỉnh phải lớn hơn 0"
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(state, Place(1, "small", 10**9))
+    vi = cmd_play.refusal(info.value, "tai-xiu", "vi")
+    assert "vượt quá số dư" in vi and "is over" not in vi and "{" not in vi, vi

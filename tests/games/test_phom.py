@@ -221,9 +221,9 @@ def test_sent_cards_do_not_count_and_mom_pays_four() -> None:
 def test_laying_off_onto_a_meld_it_does_not_fit_is_refused() -> None:
     """Issue 5 bad input: 'laying off onto a meld it does not fit' (9s onto 4h5h6h)."""
     b_last = two_player_game()[15]
-    rejected(b_last, Send(1, c("9s"), 0, 0), "9s does not fit p1's meld 4h5h6h")
+    rejected(b_last, Send(1, c("9s"), 0, 0), "9♠ does not fit p1's meld 4♥ 5♥ 6♥")
     rejected(b_last, Send(1, c("7h"), 0, 3), "p1 has no meld number 3")
-    rejected(b_last, Send(1, c("Kd"), 0, 0), "you do not hold Kd")
+    rejected(b_last, Send(1, c("Kd"), 0, 0), "you do not hold K♦")
 
 
 def test_sending_only_in_the_laying_turn() -> None:
@@ -244,7 +244,7 @@ def test_wrong_lay_down_is_refused() -> None:
 def test_discarding_a_card_you_do_not_hold_is_refused() -> None:
     """Issue 5 bad input: 'discarding a card you do not hold'."""
     state = deal(2, {0: A_HAND, 1: B_HAND})
-    rejected(state, Discard(0, c("As")), "you do not hold As")
+    rejected(state, Discard(0, c("As")), "you do not hold A♠")
     rejected(state, Draw(0), "you have taken a card")  # the first player skips the draw
     with pytest.raises(NotYourTurnError):
         GAME.apply(state, Discard(1, c("9s")))
@@ -256,8 +256,8 @@ def test_eating_a_card_that_completes_no_meld_is_refused() -> None:
     có tạo thành Phỏm.'"""
     state = act(deal(2, {0: A_HAND, 1: B_HAND}), Discard(0, c("9c")))
     assert GAME.legal_actions(state) == (Draw(1),)
-    rejected(state, Eat(1, c("9c")), "9c completes no meld with your hand")
-    rejected(state, Eat(1, c("Qd")), "the discard to eat is 9c, not Qd")
+    rejected(state, Eat(1, c("9c")), "9♣ completes no meld with your hand")
+    rejected(state, Eat(1, c("Qd")), "the discard to eat is 9♣, not Q♦")
 
 
 def test_eating_completes_a_meld_and_the_discarder_pays() -> None:
@@ -274,8 +274,8 @@ def test_eaten_cards_must_stay_in_melds() -> None:
     """RULES.md §9.3 [CP]: an eaten card must end in a laid meld; a discard that breaks it is
     refused."""
     state = act(deal(2, {0: A_HAND, 1: B_HAND}), Discard(0, c("Qd")), Eat(1, c("Qd")))
-    rejected(state, Discard(1, c("Qd")), "Qd was eaten and must stay in a meld")
-    rejected(state, Discard(1, c("Qs")), "would leave your eaten cards (Qd) without melds")
+    rejected(state, Discard(1, c("Qd")), "Q♦ was eaten and must stay in a meld")
+    rejected(state, Discard(1, c("Qs")), "would leave your eaten cards (Q♦) without melds")
     assert Discard(1, c("2d")) in GAME.legal_actions(state)
     assert Discard(1, c("Qc")) not in GAME.legal_actions(state)
 
@@ -286,7 +286,7 @@ def test_no_meld_may_hold_two_eaten_cards() -> None:
     state = act(deal(2, {0: A_HAND, 1: B_HAND}), Discard(0, c("Qd")), Eat(1, c("Qd")))
     state = act(state, Discard(1, c("2d")), Draw(0), Discard(0, c("Ks")))
     state = dataclasses.replace(state, pending=c("Qh"), rows=(cs("Qh"), state.rows[1]))
-    rejected(state, Eat(1, c("Qh")), "Qh cannot be melded alongside your eaten cards (Qd)")
+    rejected(state, Eat(1, c("Qh")), "Q♥ cannot be melded alongside your eaten cards (Q♦)")
 
 
 def eat_position(

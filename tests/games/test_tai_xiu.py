@@ -416,7 +416,7 @@ def test_a_tx7_opposite_bets_refused() -> None:
     state = GAME.apply(state, Place(0, "big", 100))
     assert_rejected(state, Place(0, "small", 100), "refused")
     state = GAME.apply(state, Confirm(0))
-    assert_rejected(state, Place(0, "small", 100), "a bet on Tài is placed this round: Xỉu")
+    assert_rejected(state, Place(0, "small", 100), "a bet on big is placed this round: small")
     assert "small" not in {r.template.bet for r in GAME.amount_ranges_for(state, 0)}  # type: ignore[attr-defined]
     state = GAME.apply(state, Place(1, "small", 100))  # another seat may
     cfg = config(1, options={"taixiu.allow_opposite_bets": True})

@@ -322,12 +322,12 @@ def test_bad_input_is_refused_with_a_reason_and_changes_nothing() -> None:
     assert state.queue[0] == 0
     error = assert_refused(state, Call(1), "it is p1's turn, not p2's")
     assert isinstance(error, NotYourTurnError)
-    assert_refused(state, Fold(3), "seat p4 is not in this hand")
+    assert_refused(state, Fold(3), "p4 is not in this hand")
     assert_refused(state, Fold(7), "no such seat")
     assert_refused(state, Check(0), "cannot check: 0.20 to call")
     assert_refused(state, RaiseTo(0, 10), "below the minimum")
     assert_refused(state, RaiseTo(0, 10**6), "above the maximum")
-    assert_refused(state, AllIn(0), "not an action of texas-holdem")
+    assert_refused(state, AllIn(0), "not an action of this game")
     assert_refused(state, Shuffle(tuple(DECK_52)), "no deal or roll is due")
     state = play(state, Fold(0))
     assert_refused(state, Call(0), "p1 has folded")
@@ -432,7 +432,7 @@ def test_all_in_or_fold_offers_only_fold_or_all_in_and_runs_the_board_out() -> N
     config4 = TableConfig.make(seats=3, stake=10, stacks=[200, 15, 200], host=0)
     state = play(dealt(config4, AOF), Fold(0), AllIn(1), game=AOF)  # SB all-in for 15 < BB
     assert AOF.is_terminal(state) or Check(2) in AOF.legal_actions(state)
-    assert_refused(dealt(config, AOF), RaiseTo(0, 50), "not an action of poker-aof", game=AOF)
+    assert_refused(dealt(config, AOF), RaiseTo(0, 50), "not an action of this game", game=AOF)
 
 
 def test_buyin_limits() -> None:

@@ -208,8 +208,8 @@ def test_rules_6_3_fixed_units_rounds_two_to_four() -> None:
     Tẩy Max; a bet and at most 3 raises per round."""
     state = through_round(deal(SEED_EXAMPLE))
     assert Raise(1, 100) in GAME.legal_actions(state)
-    rejected(GAME, state, Raise(1, 150), "at most 100")
-    rejected(GAME, state, Raise(1, 50), "at least 100")
+    rejected(GAME, state, Raise(1, 150), "at most 1.00 ")
+    rejected(GAME, state, Raise(1, 50), "at least 1.00 ")
     state = play(GAME, state, [Raise(1, 100), Raise(0, 200), Raise(1, 300), Raise(0, 400)])
     assert not any(isinstance(a, Raise) for a in GAME.legal_actions(state))  # bet + 3 raises
     state = GAME.apply(state, Call(1))
@@ -266,7 +266,7 @@ def test_rules_4_5_cap_largest_other_stack() -> None:
     state = through_round(through_round(state))
     (raise_range,) = GAME.amount_ranges(state)
     assert raise_range.max == 2 * L - 50  # B can put in at most 2,000 in all
-    rejected(GAME, state, Raise(0, 2 * L), "at most 1950")
+    rejected(GAME, state, Raise(0, 2 * L), "at most 19.50 ")
 
 
 def test_short_all_in_raise_does_not_reopen() -> None:
@@ -461,8 +461,8 @@ def test_bad_input_is_refused_with_clear_errors() -> None:
     state = play(GAME, state, [Call(1), Fold(2), Call(0)])
     state = through_round(state)  # round 2: p2 then p1
     assert state.round == 3 and GAME.to_act(state) == (1,)
-    rejected(GAME, state, Raise(1, 99), "at least 100")
-    rejected(GAME, state, Raise(1, 10 * L), "at most 9950")
+    rejected(GAME, state, Raise(1, 99), "at least 1.00 ")
+    rejected(GAME, state, Raise(1, 10 * L), "at most 99.50 ")
     error = rejected(GAME, state, Check(2), "has folded")
     assert isinstance(error, NotYourTurnError)
     rejected(GAME, state, Check(0), "may not act now")
