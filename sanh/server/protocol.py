@@ -218,7 +218,10 @@ class Result(ServerMessage, tag="result"):
     server_seed: str | None = None
     balance: int | None = None
     voided: str | None = None
-    """Why the hand was voided (every stake refunded, RULES.md §2.8); the settlement is empty."""
+    """Why the hand was voided (every stake refunded, RULES.md §2.8), in English; the settlement
+    is empty."""
+    voided_text: str | None = None
+    """The same reason as a text code (``void_fault``; sanh/games/_texts.py) to translate."""
 
 
 class Ack(ServerMessage, tag="ack"):
@@ -234,8 +237,12 @@ class Error(ServerMessage, tag="error"):
 
     code: ErrorCode
     message: str
+    """What went wrong, in English."""
     nonce: str | None = None
     table: str | None = None
+    text: str | None = None
+    """A refused action's reason as a text code (``betting_closed``, ``cannot_check:500``;
+    sanh/games/_texts.py) for the client to translate; ``message`` holds its English."""
 
 
 class Pong(ServerMessage, tag="pong"):

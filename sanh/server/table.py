@@ -56,6 +56,7 @@ from sanh.cards.card import Card
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import ConfigError, IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
+from sanh.games._texts import describe, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -307,7 +308,7 @@ class TableActor:
             moves = [e for e in events if e.get("kind") == "event"]
             dealt = any(e.get("type") in {"shuffle", "roll"} for e in moves)
             if not dealt:
-                self.bank.void_hand(self.id, hand, "interrupted before the deal")
+                self.bank.void_hand(self.id, hand, describe("void_interrupted"))
                 self.hands_voided += 1
                 outcome = "voided"
             else:
@@ -317,7 +318,7 @@ class TableActor:
                 except Exception:
                     log.exception("table %s hand %s: cannot replay; voided", self.id, hand)
                     self._clear_hand()
-                    self.bank.void_hand(self.id, hand, "unrecoverable: the log does not replay")
+                    self.bank.void_hand(self.id, hand, describe("void_no_replay"))
                     self.hands_voided += 1
                     outcome = "voided"
         if self.state is None:
@@ -460,7 +461,7 @@ class TableActor:
         if self.state is None:
             return
         try:
-            self._void_hand("unrecoverable server fault")
+            self._void_hand("void_fault")
         except Exception:
             log.exception("table %s: cannot void hand %s", self.id, self.hand)
 
@@ -564,6 +565,12 @@ class TableActor:
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
             self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
+
+    def _refuse(
+        self, conn: Connection | None, code: p.ErrorCode, reason: str, nonce: str | None
+    ) -> None:
+        """An ``error`` for a refusal whose reason is a text code: English words and the code."""
+        self._error(conn, code, describe(reason), text=reason, nonce=nonce)
 
     def _seat_of(self, player_id: str) -> int | None:
         for index, slot in enumerate(self.seats):
@@ -905,12 +912,7 @@ class TableActor:
             self._error(conn, p.ErrorCode.MALFORMED, str(exc)[:300], nonce=message.nonce)
             return
         if not isinstance(event, Action) or event.seat != engine_seat:
-            self._error(
-                conn,
-                p.ErrorCode.ILLEGAL_ACTION,
-                "you can only act for your own seat",
-                nonce=message.nonce,
-            )
+            self._refuse(conn, p.ErrorCode.ILLEGAL_ACTION, "own_seat_only", message.nonce)
             return
         problem = _ill_typed(event)
         if problem is not None:
@@ -919,17 +921,17 @@ class TableActor:
         try:
             self._apply(event)
         except NotYourTurnError as exc:
-            self._error(conn, p.ErrorCode.NOT_YOUR_TURN, exc.reason, nonce=message.nonce)
+            self._refuse(conn, p.ErrorCode.NOT_YOUR_TURN, exc.reason, message.nonce)
             return
         except HoldRefused as exc:
-            self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, exc.reason, nonce=message.nonce)
+            self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, exc.reason, message.nonce)
             return
         except IllegalActionError as exc:
-            self._error(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, nonce=message.nonce)
+            self._refuse(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, message.nonce)
             return
         except Exception:  # a rules engine must refuse, not crash; the hand is not at fault
             log.exception("table %s: the engine failed on a client's %s", self.id, event)
-            self._error(conn, p.ErrorCode.ILLEGAL_ACTION, "not a legal action", nonce=message.nonce)
+            self._refuse(conn, p.ErrorCode.ILLEGAL_ACTION, "not_legal_action", message.nonce)
             return
         seen[message.nonce] = version + 1
         while len(seen) > MAX_NONCES:
@@ -1213,11 +1215,7 @@ class TableActor:
             if need <= 0 or slot is None:
                 continue
             if not self.bank.hold_bet(self.id, self.hand, slot.player.id, need):
-                raise HoldRefused(
-                    event,
-                    f"the wallet of p{seat + 1} cannot cover {need / 100:,.2f} gold more",
-                    state.version - 1,
-                )
+                raise HoldRefused(event, text("wallet_short", seat, need), state.version - 1)
             self.held[seat] = risk
             if slot.bot is None:  # the wallet shown in the page drops with the bet
                 balance = p.BalanceUpdate(balance=self.bank.balance(slot.player.id))
@@ -1444,7 +1442,7 @@ class TableActor:
             )
         except Exception:
             log.exception("table %s: hand %s cannot be settled; voided", self.id, self.hand)
-            self._void_hand("the settlement was refused")
+            self._void_hand("void_settlement")
             return
         self.hands_completed += 1
         self.carry = self.game.carry(state)
@@ -1487,10 +1485,15 @@ class TableActor:
         return players
 
     def _void_hand(self, reason: str) -> None:
-        """Void the hand in progress: every hold released, nothing paid (RULES.md §2.8)."""
+        """Void the hand in progress: every hold released, nothing paid (RULES.md §2.8).
+
+        ``reason`` is a text code (``void_fault``): the ledger and ``voided`` get its English,
+        ``voided_text`` the code for the client to translate.
+        """
         players = self._hand_player_ids()
+        words = describe(reason)
         self._log_buffer = []  # a void replaces whatever the hand had not logged yet
-        self.bank.void_hand(self.id, self.hand, reason)
+        self.bank.void_hand(self.id, self.hand, words)
         self.hands_voided += 1
         for conn in list(self.watchers.values()):
             self._send(
@@ -1502,7 +1505,8 @@ class TableActor:
                     seats=players,
                     server_seed=self.server_seed,
                     balance=self.bank.balance(conn.player.id),
-                    voided=reason,
+                    voided=words,
+                    voided_text=reason,
                 ),
             )
         self._after_hand()

@@ -229,6 +229,8 @@ def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_
         await _act(second, player, bet, second.state.version)
         errors = [m for m in player.drain() if m["type"] == "error"]
         assert [e["code"] for e in errors] == ["insufficient_funds"], errors
+        assert errors[0]["text"].startswith("wallet_short:0:"), errors
+        assert errors[0]["message"].startswith("p1's wallet cannot cover "), errors
         assert repr(second.state) == before and second.held == {}
         assert services.bank.balance(player.info.id) == wallet - big
         small = {"type": "Place", "seat": 0, "bet": "small", "amount": 100}

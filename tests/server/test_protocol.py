@@ -68,4 +68,5 @@ def test_server_messages_encode_with_their_type() -> None:
         "message": "old",
         "nonce": "n",
         "table": None,
+        "text": None,
     }

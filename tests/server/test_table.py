@@ -18,6 +18,7 @@ from typing import Any
 
 from sanh.errors import NotationError
 from sanh.games import REGISTRY
+from sanh.games._texts import TEXTS, describe, parse
 from sanh.games.base import Action, TableConfig
 from sanh.ledger.model import ResultCode, Transfer, TransferCode, player_account
 from sanh.notation.jsonable import event_from_json
@@ -209,6 +210,53 @@ def test_a_version_from_earlier_in_the_window_is_accepted_a_stale_turn_is_not() 
     _run(body, timer_scale=0.05)
 
 
+def test_a_refused_act_carries_its_reason_as_a_text_code_and_in_english() -> None:
+    """An act the rules refuse gets an ``error`` whose ``text`` is the engine's reason code and
+    whose ``message`` is its English; the wrong seat's act and an out-of-turn act too."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        c, d = Seat(services, "c"), Seat(services, "d")
+        actor = _table(hall, "tien-len", 2, c)
+        await _sit(actor, c, d)
+        await _until(lambda: actor.state is not None and actor.game.to_act(actor.state))
+        mover = c if c.last_view()["to_act"] == [c.last_view()["viewer"]] else d
+        other = d if mover is c else c
+        view = mover.last_view()
+        me = view["viewer"]
+        c.drain(), d.drain()
+
+        async def refusal(seat: Seat, action: dict[str, Any]) -> dict[str, Any]:
+            await _act(actor, seat, action, actor.state.version)
+            errors = [m for m in seat.drain() if m["type"] == "error"]
+            assert len(errors) == 1, errors
+            return errors[0]
+
+        error = await refusal(mover, {"type": "Play", "seat": me, "cards": ["As", "Ad", "Ac"]})
+        assert error["code"] == "illegal_action"
+        held = set(actor.state.hands[me])
+        if all(card in {str(c) for c in held} for card in ("As", "Ad", "Ac")):
+            assert error["text"].startswith(("not_combination:", "first_play_includes:")), error
+        else:
+            assert error["text"].startswith("not_held:"), error
+            assert error["message"].startswith("you do not hold "), error
+        assert parse(error["text"]) and all(code in TEXTS for code, _ in parse(error["text"]))
+        assert error["message"] == describe(error["text"]) and "{" not in error["message"]
+        error = await refusal(mover, {"type": "Pass", "seat": me})
+        assert (error["code"], error["text"]) == ("illegal_action", "leader_must_play")
+        assert error["message"] == "the leader must play, not pass"
+        seat = other.last_view()["viewer"]
+        error = await refusal(other, {"type": "Pass", "seat": seat})
+        assert (error["code"], error["text"]) == ("not_your_turn", f"seat_may_not_act:{seat}")
+        assert error["message"] == f"p{seat + 1} may not act now"
+        error = await refusal(other, {"type": "Pass", "seat": me})
+        assert (error["code"], error["text"]) == ("illegal_action", "own_seat_only")
+        await _act(actor, mover, {"type": "Pass", "seat": me}, actor.state.version - 1)
+        errors = [m for m in mover.drain() if m["type"] == "error"]
+        assert [(e["code"], e["text"]) for e in errors] == [("stale_version", None)]
+
+    _run(body, timer_scale=1.0)
+
+
 # ----- leaving, faults ------------------------------------------------------------------------
 def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
     """Tiến lên: a player who stands up out of turn leaves the hand at once (an automatic
@@ -250,6 +298,7 @@ def test_a_refused_settlement_voids_the_hand_and_refunds() -> None:
         await _until(lambda: actor.state is None and actor.hands_voided >= 1)
         results = [m for m in players[1].drain() if m["type"] == "result"]
         assert results and results[-1]["voided"] == "the settlement was refused"
+        assert results[-1]["voided_text"] == "void_settlement"
         assert services.ledger.open_holds() == []
         assert {p.info.id: services.bank.balance(p.info.id) for p in players} == before
 
@@ -405,6 +454,7 @@ def test_an_engine_fault_mid_hand_voids_the_hand_and_releases_its_holds() -> Non
         assert services.ledger.open_holds() == []
         results = [m for m in players[0].drain() if m["type"] == "result"]
         assert results[-1]["voided"] == "unrecoverable server fault"
+        assert results[-1]["voided_text"] == "void_fault"
 
     _run(body, timer_scale=1.0)
 
