@@ -2,7 +2,7 @@
 // It renders only what the server sends (views) and offers only the server's legal actions.
 import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has } from "/i18n.js";
 import { cardsHTML, isCardCode, dieSVG } from "/cards.js";
-import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe } from "/util.js";
+import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe, textParts } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -66,6 +66,26 @@ function showBanner(text, kind = "info", ms = 0, detail = "") {
 // one); the server's English message may follow as secondary text.
 function errorHeadline(code) {
   return code && has(`error.${code}`) ? t(`error.${code}`) : t("error.generic");
+}
+// Whether a text is made of codes the client can translate (sanh/games/_texts.py).
+function knownText(game, text) {
+  const parts = textParts(text);
+  return Boolean(parts && parts.every((p) => has(`text.${game}.${p.code}`) || has(`text.${p.code}`)));
+}
+// The detail of an error: a refusal's text code (message.text) in the current language, else the
+// server's English message. Seats are named as on the table (engine seats).
+function refusalText(message) {
+  const update = state.update && (!message.table || state.update.table === message.table) ? state.update : null;
+  const game = update ? update.game : "";
+  if (!message.text || !knownText(game, message.text)) return message.message || "";
+  const byEngine = update ? seatByEngine(update) : {};
+  const names = (engine) => {
+    const seat = byEngine[engine];
+    if (!seat) return t("table.seat_n", { n: engine + 1 });
+    return seat.player === state.player ? t("table.you") : esc(seat.name);
+  };
+  const html = describe(game, message.text, { names });
+  return new DOMParser().parseFromString(html, "text/html").body.textContent;
 }
 function gameName(id) {
   return t(`game.${id}`);
@@ -397,7 +417,7 @@ function onMessage(message) {
     case "ack":
       break;
     case "error":
-      showBanner(errorHeadline(message.code), "error", 5000, message.message);
+      showBanner(errorHeadline(message.code), "error", 5000, refusalText(message));
       banner.dataset.code = message.code || "";
       break;
     default:
@@ -602,6 +622,12 @@ function seatNamer(players, seats) {
   };
 }
 
+// Why a hand was voided: the reason's text code translated, else the server's English.
+function voidedHTML(game, result) {
+  if (result.voided_text && knownText(game, result.voided_text)) return `<p class="muted small voided-reason">${describe(game, result.voided_text)}</p>`;
+  return result.voided ? `<p class="muted small voided-reason">${esc(result.voided)}</p>` : "";
+}
+
 function renderResult(result, update) {
   if (!result) return "";
   const game = update ? update.game : "";
@@ -609,7 +635,7 @@ function renderResult(result, update) {
   if (result.voided || !s || !s.deltas) {
     return `<section class="result voided" id="result" data-hand="${result.hand}" aria-label="${t("table.result")}">
       <h2>${t("table.result")} · ${t("table.hand")} ${result.hand}</h2>
-      <p class="my-result">${t("table.voided")}</p>${result.voided ? `<p class="muted small">${esc(result.voided)}</p>` : ""}</section>`;
+      <p class="my-result">${t("table.voided")}</p>${voidedHTML(game, result)}</section>`;
   }
   const mine = result.seats.indexOf(state.player);
   const who = seatNamer(result.seats, update ? update.seats : []);

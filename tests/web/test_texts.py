@@ -4,8 +4,8 @@ Settlements of seeded hands of every game whose lines carry details (text codes,
 sanh/games/_texts.py) are shown at a table the way the server sends them (a ``result``
 message); each detail must read exactly as the terminal renders it in that language, with no
 code left raw and no untranslated key. Every error code of the protocol gets a translated
-headline with the server's English message after it, and a real refusal from the hall too; a
-voided hand says so.
+headline with the server's English message after it (a refusal's text code in the page's
+language instead), and a real refusal from the hall too; a voided hand says so and why.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from playwright.sync_api import Page
 from sanh.cards.rng import SeededRng
 from sanh.cli._texts import describe, web_strings
 from sanh.games import REGISTRY
+from sanh.games._texts import describe as describe_code
 from sanh.games._texts import parse
 from sanh.games.base import CHANCE, TableConfig
 from sanh.games.driver import chance_event, random_action, random_playout
@@ -168,6 +169,27 @@ def test_every_error_code_and_a_void_read_in_both_languages(page: Page, tmp_path
                 assert banner.startswith(headline), (code, banner)
                 assert page.inner_text("#banner .banner-detail") == message
                 assert page.get_attribute("#banner", "data-code") == code.value
+            # A refusal carries its reason as a text code: the detail is in the page's language.
+            for reason in (
+                "betting_closed",
+                "cannot_check:500",
+                "does_not_beat:pair:7d7h:pair:8s8c",
+            ):
+                english = describe_code(reason)
+                inject(
+                    page,
+                    {
+                        "type": "error",
+                        "code": "illegal_action",
+                        "message": english,
+                        "text": reason,
+                        "table": update["table"],
+                    },
+                )
+                detail = page.inner_text("#banner .banner-detail")
+                assert detail == describe(reason, lang, game="tien-len"), (reason, detail)
+                if lang == "vi":
+                    assert detail != english, detail
             check_translated(page)
         # A voided hand (RULES.md §2.8): the result says so, in both languages, without breaking.
         me = page.evaluate("() => window.sanh.player")
@@ -178,12 +200,14 @@ def test_every_error_code_and_a_void_read_in_both_languages(page: Page, tmp_path
             "settlement": {},
             "seats": [me, None],
             "voided": "unrecoverable server fault",
+            "voided_text": "void_fault",
         }
         inject(page, voided)
         for lang in ("vi", "en"):
             switch_language(page, lang)
             text = page.inner_text("#result.voided[data-hand='77']")
             assert table["table.voided"][LANGUAGES.index(lang)] in text, text
+            assert table["text.void_fault"][LANGUAGES.index(lang)] in text, text
             check_translated(page)
         # A real refusal: an action while no hand is dealt.
         page.evaluate(
