@@ -49,8 +49,15 @@ def choose(view: dict[str, Any], rnd: random.Random) -> dict[str, Any] | None:
     return action
 
 
-def play_hands(client: Client, table: str, hands: int, rnd: random.Random) -> list[dict[str, Any]]:
-    """Play until ``hands`` results arrive; returns the result messages."""
+def play_hands(
+    client: Client,
+    table: str,
+    hands: int,
+    rnd: random.Random,
+    sent: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Play until ``hands`` results arrive; returns the result messages (and appends each
+    action sent to ``sent``)."""
     results: list[dict[str, Any]] = []
     answered: set[int] = set()
     deadline = time.monotonic() + 60
@@ -70,6 +77,8 @@ def play_hands(client: Client, table: str, hands: int, rnd: random.Random) -> li
             action = choose(view, rnd)
             if action is not None:
                 answered.add(view["version"])
+                if sent is not None:
+                    sent.append(action)
                 client.send(
                     {
                         "type": "act",
@@ -181,7 +190,14 @@ def test_metrics_count_what_happened_in_the_prometheus_text_format(hall: HallPro
     client.connect()
     client.send({"type": "join", "table": table})
     client.send({"type": "sit", "table": table})
-    play_hands(client, table, 1, random.Random(7))
+    # The player may not act in a hand (both bots fold before its turn): play until it has.
+    sent: list[dict[str, Any]] = []
+    rnd = random.Random(7)
+    for _ in range(10):
+        play_hands(client, table, 1, rnd, sent)
+        if sent:
+            break
+    assert sent, "the player acted in one of ten hands"
     text = httpx.get(f"{hall.url}/metrics", timeout=10).text
     assert text.endswith("\n")
     values: dict[str, float] = {}
