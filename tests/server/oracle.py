@@ -25,6 +25,10 @@ _TOKEN = re.compile(r"\w+")
 
 _CARD_NAMES = frozenset(r + s for r in "23456789TJQKA" for s in "cdhs")
 
+_OPAQUE = frozenset({"resume_token", "token", "commitment", "server_seed", "nonce", "invite_code"})
+"""Keys whose values are random identifiers, not text: a resume token such as ``...ZU-8h``
+names no card, whatever its characters spell."""
+
 
 def cards_in(value: Any, out: set[str] | None = None) -> set[str]:
     """Every card named anywhere in a JSON value: ``"As"``, ``"As Kd"``, ``"AsKd"``."""
@@ -42,7 +46,8 @@ def cards_in(value: Any, out: set[str] | None = None) -> set[str]:
     elif kind is dict:
         for key, item in value.items():
             cards_in(key, out)
-            cards_in(item, out)
+            if key not in _OPAQUE:
+                cards_in(item, out)
     elif kind is list or kind is tuple:
         for item in value:
             cards_in(item, out)
