@@ -250,9 +250,12 @@ def test_a_refused_act_carries_its_reason_as_a_text_code_and_in_english() -> Non
         assert error["message"] == f"p{seat + 1} may not act now"
         error = await refusal(other, {"type": "Pass", "seat": me})
         assert (error["code"], error["text"]) == ("illegal_action", "own_seat_only")
-        await _act(actor, mover, {"type": "Pass", "seat": me}, actor.state.version - 1)
+        version = actor.state.version
+        await _act(actor, mover, {"type": "Pass", "seat": me}, version - 1)
         errors = [m for m in mover.drain() if m["type"] == "error"]
-        assert [(e["code"], e["text"]) for e in errors] == [("stale_version", None)]
+        stale = f"stale_version:{version}:{version - 1}"
+        assert [(e["code"], e["text"]) for e in errors] == [("stale_version", stale)]
+        assert errors[0]["message"] == f"the hand is at version {version}, not {version - 1}"
 
     _run(body, timer_scale=1.0)
 
