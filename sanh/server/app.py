@@ -793,6 +793,26 @@ async def _writer(websocket: WebSocket, conn: Connection, hall: Hall) -> None:
         await websocket.send_text(data.decode())
 
 
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Every HTTP error's body.",
+    "properties": {
+        "error": {"type": "string", "description": "the error code (bad_config, refused, ...)"},
+        "message": {"type": "string", "description": "what went wrong, in English"},
+        "text": {
+            "type": ["string", "null"],
+            "description": "the same as a text code (sanh/games/_texts.py SERVER_TEXTS) for the"
+            " client to translate; null for a parser's words",
+        },
+    },
+    "required": ["error", "message", "text"],
+}
+ERROR_RESPONSE: dict[str, Any] = {
+    "description": "typed error",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
+
+
 def openapi_document(routes: list[Any]) -> dict[str, Any]:
     """An OpenAPI 3.1 document for the HTTP routes, with msgspec schemas for the bodies."""
     bodies = {
@@ -820,7 +840,7 @@ def openapi_document(routes: list[Any]) -> dict[str, Any]:
                 "summary": (route.endpoint.__doc__ or "").strip().splitlines()[0]
                 if route.endpoint.__doc__
                 else route.path,
-                "responses": {"200": {"description": "OK"}, "4XX": {"description": "typed error"}},
+                "responses": {"200": {"description": "OK"}, "4XX": ERROR_RESPONSE},
             }
             if method in {"POST", "PATCH"} and route.path in refs:
                 operation["requestBody"] = {
@@ -841,7 +861,7 @@ def openapi_document(routes: list[Any]) -> dict[str, Any]:
         "info": {"title": "sanh hall", "version": "1", "description": "Play money only."},
         "paths": paths,
         "components": {
-            "schemas": components,
+            "schemas": {**components, "Error": ERROR_SCHEMA},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
     }

@@ -70,8 +70,13 @@ def test_http_errors_carry_their_text_code_and_english() -> None:
             ("POST", "/api/tables", {**table, "options": {"no.such": 1}}, True),
             ("PATCH", "/api/me", {"language": "not a tag"}, True),
             ("POST", "/api/tables", {"game": "x", "stake": "1"}, True),
+            ("GET", "/openapi.json", None, False),
         ]
     )
+    document = answers.pop()
+    assert document["components"]["schemas"]["Error"]["required"] == ["error", "message", "text"]
+    login = document["paths"]["/api/login"]["post"]["responses"]["4XX"]
+    assert login["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
     got = [(a["status"], a["error"], a["text"], a["message"]) for a in answers]
     info = REGISTRY["ba-cay-chuong"].info
     low, high = info.seats_min, info.seats_max
