@@ -62,7 +62,20 @@ class NotYourTurnError(IllegalActionError):
 
 
 class ConfigError(SanhError, ValueError):
-    """An impossible table configuration."""
+    """An impossible table configuration.
+
+    ``text`` is a text code (:mod:`sanh.games._texts`, ``seats_range:lieng:2:6:9``) when the
+    refusal is one the lobby can meet and clients translate; ``str()`` is English either way
+    (the code's words when no message is given).
+    """
+
+    def __init__(self, message: str = "", *, text: str | None = None) -> None:
+        if text is not None and not message:
+            from sanh.games._texts import describe  # lazy: sanh.games imports this module
+
+            message = describe(text)
+        self.text = text
+        super().__init__(message)
 
 
 class ProtocolError(SanhError):

@@ -20,6 +20,11 @@ Refusals are codes too: an engine that refuses an action raises
 :class:`sanh.errors.IllegalActionError` with a code as its ``reason`` (``betting_closed``,
 ``cannot_check:500``), which the server sends to the client beside its English words.
 
+The hall's own refusals are codes of :data:`SERVER_TEXTS`: a table's answers (``table_full``,
+``buy_in_between:4000:20000``), the WebSocket's sign-in and limits, the HTTP API's errors
+(``{"error": ..., "message": ..., "text": ...}``), account and clan refusals and the table
+setups the lobby may not create (:class:`sanh.errors.ConfigError`'s ``text``).
+
 Codes stay plain strings, so settlements and views keep their JSON form and hand histories
 replay unchanged. A text that is not made of known codes (a record written before the codes)
 is shown as it is.
@@ -36,6 +41,7 @@ from sanh.types import format_gold
 __all__ = [
     "KINDS",
     "REFUSALS",
+    "SERVER_TEXTS",
     "TEXTS",
     "clean",
     "describe",
@@ -285,8 +291,88 @@ REFUSALS: Mapping[str, str] = {
 """Why an action is refused (an :class:`~sanh.errors.IllegalActionError`'s ``reason``) or a hand
 was voided: every code and its English template (part of :data:`TEXTS`)."""
 
-TEXTS: Mapping[str, str] = {**_DETAILS, **REFUSALS}
+SERVER_TEXTS: Mapping[str, str] = {
+    # ----- a table's answers to join, sit, buy-in, bots, act (sanh/server/table.py) -------
+    "table_needs_invite": "this table needs an invite code",
+    "no_seat_for_token": "no seat for this resume token",
+    "not_at_table": "you are not at this table",
+    "join_with_invite": "join with the invite code first",
+    "already_seated": "you already have a seat here",
+    "no_seat_number": "there is no seat {n0}",
+    "seat_number_taken": "seat {n0} is taken",
+    "table_full": "the table is full",
+    "balance_below_buyin": "your balance is below the buy-in of {gold0}",
+    "seat_needs_multiple": "a seat needs {n0} times the bet level: {gold1}",
+    "sit_down_first": "sit down first",
+    "no_buyin": "this game has no buy-in",
+    "top_up_between_hands": "top up between hands",
+    "buy_in_between": "buy in between {gold0} and {gold1}",
+    "not_enough_gold": "not enough gold",
+    "no_seat_here": "you have no seat here",
+    "host_adds_bots": "only the host can add bots",
+    "host_removes_bots": "only the host can send bots away",
+    "no_hand_for_you": "no hand in progress for you",
+    "stale_version": "the hand is at version {n0}, not {n1}",
+    # ----- the connection (sanh/server/app.py) -------------------------------------------
+    "hello_timeout": "no hello with a session token within {n0} s",
+    "say_hello_first": "say hello with a session token first",
+    "bad_protocol": "this server speaks protocol {n0}",
+    "signed_in_already": (
+        "this connection is signed in already; open another one for another player"
+    ),
+    "unknown_token": "unknown or expired token",
+    "empty_frame": "empty frame",
+    "frame_too_large": "frames are limited to {n0} bytes",
+    "slow_down": "too many messages; slow down",
+    "no_table_named": "no table '{n0}'",
+    # ----- the HTTP API (sanh/server/app.py) ---------------------------------------------
+    "body_too_large": "body too large",
+    "log_in_first": "log in first",
+    "wrong_credentials": "wrong credentials",
+    "bad_filter": "bad filter",
+    "no_such_table": "no such table",
+    "no_such_hand": "no such hand of yours",
+    # ----- accounts and clans (sanh/ledger/players.py, PlayerCode) -----------------------
+    "username_invalid": (
+        "a username is {n0} to {n1} of a-z 0-9 _ . and does not start with 'guest'"
+    ),
+    "username_taken": "this username is taken",
+    "password_too_short": "a password needs at least {n0} characters",
+    "no_such_player": "no such player",
+    "not_a_guest": "this player is not a guest",
+    "display_name_invalid": "a name is 1 to {n0} printable characters",
+    "language_invalid": "not a language tag",
+    "clan_name_invalid": "a clan name is {n0} to {n1} characters",
+    "clan_name_taken": "this clan name is taken",
+    "no_such_clan": "no such clan",
+    "already_in_clan": "you are in a clan already",
+    "not_in_clan": "you are not in a clan",
+    "not_allowed": "your clan role does not allow this",
+    "leader_must_hand_over": "a leader hands the clan over to another member before leaving",
+    "role_invalid": "no such clan role",
+    # ----- a table's setup (ConfigError: sanh/server/hall.py, sanh/games/base.py) -------
+    "unknown_game": "unknown game '{n0}'",
+    "game_not_offered": "{n0} is not offered at this hall",
+    "seats_range": "{n0} seats {n1}..{n2}, not {n3}",
+    "stake_range": "the bet level must be between {gold0} and {gold1}",
+    "stake_not_positive": "the bet level must be positive, not {gold0}",
+    "option_not_integer": "option {n0}: expected an integer, got {n1}",
+    "option_wrong_type": "option {n0}: expected {n1}, got {n2}",
+    "option_not_allowed": "option {n0}: {n1} is not one of {n2}",
+    "option_timer": "option {n0}: a timer of 1 to {n1} seconds, not {n2}",
+    "unknown_option": "{n0}: unknown option '{n1}'",
+    "unknown_option_renamed": "{n0}: unknown option '{n1}' (now '{n2}')",
+    "option_twice": "{n0}: option '{n1}' is given twice",
+}
+"""What the hall refuses outside the rules (part of :data:`TEXTS`): a table's answers to
+joining, sitting, buying in and bots, the WebSocket's sign-in and limits, the HTTP API's
+errors, account and clan refusals, and a table setup the lobby may not create (a
+:class:`~sanh.errors.ConfigError`'s ``text``)."""
+
+TEXTS: Mapping[str, str] = {**_DETAILS, **REFUSALS, **SERVER_TEXTS}
 """Every code and its English template."""
+
+assert len(TEXTS) == len(_DETAILS) + len(REFUSALS) + len(SERVER_TEXTS), "a code is given twice"
 
 _PLACEHOLDER = re.compile(r"\{(" + "|".join(KINDS) + r")(\d)\}")
 _CODE = re.compile(r"^[a-z][a-z0-9_]*(:[^:|]*)*(\|[a-z][a-z0-9_]*(:[^:|]*)*)*$")

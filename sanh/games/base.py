@@ -42,7 +42,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import text
+from sanh.games._texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -245,17 +245,17 @@ class OptionSpec:
         """Validate one value; :class:`ConfigError` if it is not allowed."""
         kind = type(self.default)
         if kind is int and isinstance(value, bool):
-            raise ConfigError(f"option {self.name}: expected an integer, got {value!r}")
+            raise ConfigError(text=text("option_not_integer", self.name, clean(repr(value))))
         if not isinstance(value, kind):
-            raise ConfigError(f"option {self.name}: expected {kind.__name__}, got {value!r}")
+            got = clean(repr(value))
+            raise ConfigError(text=text("option_wrong_type", self.name, kind.__name__, got))
         if self.choices and value not in self.choices:
-            allowed = ", ".join(map(str, self.choices))
-            raise ConfigError(f"option {self.name}: {value!r} is not one of {allowed}")
+            allowed = clean(", ".join(map(str, self.choices)), 300)
+            code = text("option_not_allowed", self.name, clean(repr(value)), allowed)
+            raise ConfigError(text=code)
         timer = self.name.endswith("_s") and isinstance(value, int)
         if timer and not 1 <= value <= MAX_TIMER_S:  # type: ignore[operator]
-            raise ConfigError(
-                f"option {self.name}: a timer of 1 to {MAX_TIMER_S} seconds, not {value}"
-            )
+            raise ConfigError(text=text("option_timer", self.name, MAX_TIMER_S, value))
         return value
 
 
@@ -551,8 +551,12 @@ class Game(Generic[S]):
             spec = specs.get(name)
             if spec is None:
                 renamed = self.deprecated_names().get(name)
-                hint = f" (now {renamed!r})" if renamed else ""
-                raise ConfigError(f"{self.info.id}: unknown option {name!r}{hint}")
+                game_id, name = self.info.id, clean(name)
+                raise ConfigError(
+                    text=text("unknown_option_renamed", game_id, name, renamed)
+                    if renamed
+                    else text("unknown_option", game_id, name)
+                )
             resolved[name] = spec.check(value)
         return resolved
 
@@ -571,7 +575,7 @@ class Game(Generic[S]):
         for name, value in options.items():
             new = renamed.get(name, name)
             if new in out and out[new] != value:
-                raise ConfigError(f"{self.info.id}: option {new!r} is given twice")
+                raise ConfigError(text=text("option_twice", self.info.id, clean(new)))
             out[new] = value
         return out
 
@@ -587,11 +591,10 @@ class Game(Generic[S]):
         """
         info = self.info
         if not info.seats_min <= config.seats <= info.seats_max:
-            raise ConfigError(
-                f"{info.id} seats {info.seats_min}..{info.seats_max}, not {config.seats}"
-            )
+            bounds = (info.seats_min, info.seats_max, config.seats)
+            raise ConfigError(text=text("seats_range", info.id, *bounds))
         if config.stake <= 0:
-            raise ConfigError(f"the bet level must be positive, not {config.stake}")
+            raise ConfigError(text=text("stake_not_positive", config.stake))
         if len(config.stacks) != config.seats:
             raise ConfigError(f"{len(config.stacks)} stacks for {config.seats} seats")
         if any(stack < 0 for stack in config.stacks):

@@ -57,6 +57,9 @@ from sanh.ledger.settle import SeatAccount, settlement_batch
 from sanh.ledger.store import StoreTx
 
 __all__ = [
+    "NAME_LENGTH_MAX",
+    "PASSWORD_LENGTH_MIN",
+    "USERNAME_LENGTH",
     "Clan",
     "ClanMember",
     "ClanRole",
@@ -69,6 +72,8 @@ __all__ = [
 ]
 
 _USERNAME = re.compile(r"[a-z0-9_.]{3,24}")
+USERNAME_LENGTH = (3, 24)
+"""The shortest and longest username (as in ``_USERNAME``)."""
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?")
 PASSWORD_LENGTH_MIN = 6
 NAME_LENGTH_MAX = 32

@@ -1,8 +1,10 @@
 """The ASGI app: the HTTP API (OpenAPI at /openapi.json), the WebSocket at /ws, the web client.
 
 ``create_app(settings, services)`` builds a Starlette app around a :class:`~sanh.server.hall.Hall`.
-Every HTTP body is a typed msgspec struct; every error is JSON ``{"error": code, "message": ...}``
-with a status from :mod:`starlette.status`.
+Every HTTP body is a typed msgspec struct; every error is JSON ``{"error": code, "message": ...,
+"text": ...}`` with a status from :mod:`starlette.status`: ``message`` in English, ``text`` the
+same as a text code (sanh/games/_texts.py) for the client to translate, or null when the message
+is a parser's free text.
 """
 
 from __future__ import annotations
@@ -26,6 +28,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY
+from sanh.games._texts import clean, describe, text
+from sanh.ledger.players import (
+    NAME_LENGTH_MAX,
+    PASSWORD_LENGTH_MIN,
+    USERNAME_LENGTH,
+    PlayerCode,
+    PlayerRefused,
+)
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
 from sanh.server.hall import Hall
@@ -113,13 +123,46 @@ class HallServices(Protocol):
 
 
 class ApiError(Exception):
-    """An HTTP error with a typed code."""
+    """An HTTP error with a typed code, and its words: a text code (``text``, its English the
+    message) or, for a parser's complaint, a free English ``message``."""
 
-    def __init__(self, status_code: int, code: str, message: str) -> None:
+    def __init__(
+        self, status_code: int, code: str, message: str = "", *, text: str | None = None
+    ) -> None:
+        message = message or describe(text or "")
         super().__init__(message)
         self.status_code = status_code
         self.code = code
         self.message = message
+        self.text = text
+
+
+_PLAYER_TEXTS: dict[PlayerCode, str] = {
+    PlayerCode.USERNAME_INVALID: text("username_invalid", *USERNAME_LENGTH),
+    PlayerCode.USERNAME_TAKEN: "username_taken",
+    PlayerCode.PASSWORD_TOO_SHORT: text("password_too_short", PASSWORD_LENGTH_MIN),
+    PlayerCode.BAD_CREDENTIALS: "wrong_credentials",
+    PlayerCode.NO_SUCH_PLAYER: "no_such_player",
+    PlayerCode.NOT_A_GUEST: "not_a_guest",
+    PlayerCode.DISPLAY_NAME_INVALID: text("display_name_invalid", NAME_LENGTH_MAX),
+    PlayerCode.LANGUAGE_INVALID: "language_invalid",
+    PlayerCode.CLAN_NAME_INVALID: text("clan_name_invalid", 3, NAME_LENGTH_MAX),
+    PlayerCode.CLAN_NAME_TAKEN: "clan_name_taken",
+    PlayerCode.NO_SUCH_CLAN: "no_such_clan",
+    PlayerCode.ALREADY_IN_CLAN: "already_in_clan",
+    PlayerCode.NOT_IN_CLAN: "not_in_clan",
+    PlayerCode.NOT_ALLOWED: "not_allowed",
+    PlayerCode.LEADER_MUST_HAND_OVER: "leader_must_hand_over",
+    PlayerCode.ROLE_INVALID: "role_invalid",
+}
+"""The text code of each account or clan refusal."""
+
+
+def _refused(exc: ValueError) -> ApiError:
+    """A refused account or clan operation (409 ``refused``), in words the client translates."""
+    if isinstance(exc, PlayerRefused):
+        return ApiError(status.HTTP_409_CONFLICT, "refused", text=_PLAYER_TEXTS[exc.code])
+    return ApiError(status.HTTP_409_CONFLICT, "refused", str(exc))
 
 
 def _json(data: Any, status_code: int = status.HTTP_200_OK) -> Response:
@@ -131,7 +174,7 @@ def _json(data: Any, status_code: int = status.HTTP_200_OK) -> Response:
 async def _body(request: Request, kind: type[T]) -> T:
     raw = await request.body()
     if len(raw) > 16_384:
-        raise ApiError(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", "body too large")
+        raise ApiError(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", text="body_too_large")
     try:
         return msgspec.json.decode(raw or b"{}", type=kind)
     except msgspec.DecodeError as exc:
@@ -149,7 +192,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         token = header.removeprefix("Bearer ").strip()
         player = accounts.by_token(token) if token else None
         if player is None:
-            raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", "log in first")
+            raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", text="log_in_first")
         return player  # type: ignore[no-any-return]
 
     def endpoint(
@@ -161,11 +204,12 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             except ApiError as exc:
                 hall.metrics.errors[exc.code] = hall.metrics.errors.get(exc.code, 0) + 1
                 return JSONResponse(
-                    {"error": exc.code, "message": exc.message}, status_code=exc.status_code
+                    {"error": exc.code, "message": exc.message, "text": exc.text},
+                    status_code=exc.status_code,
                 )
             except ConfigError as exc:
                 return JSONResponse(
-                    {"error": "bad_config", "message": str(exc)},
+                    {"error": "bad_config", "message": str(exc), "text": exc.text},
                     status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
                 )
 
@@ -181,7 +225,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         try:
             player = accounts.register(body.username, body.password, body.name, body.language)
         except ValueError as exc:
-            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+            raise _refused(exc) from None
         return _json(session_body(player), status.HTTP_201_CREATED)
 
     @endpoint
@@ -190,7 +234,9 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         body = await _body(request, LoginRequest)
         player = accounts.login(body.username, body.password)
         if player is None:
-            raise ApiError(status.HTTP_401_UNAUTHORIZED, "bad_credentials", "wrong credentials")
+            raise ApiError(
+                status.HTTP_401_UNAUTHORIZED, "bad_credentials", text="wrong_credentials"
+            )
         return _json(session_body(player))
 
     @endpoint
@@ -214,7 +260,10 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         player = player_of(request)
         if request.method == "PATCH":
             body = await _body(request, ProfileRequest)
-            accounts.update_profile(player.id, name=body.name, language=body.language)
+            try:
+                accounts.update_profile(player.id, name=body.name, language=body.language)
+            except ValueError as exc:
+                raise _refused(exc) from None
         return _json(accounts.profile(player.id))
 
     @endpoint
@@ -235,7 +284,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         try:
             clan = accounts.create_clan(player.id, body.name)
         except ValueError as exc:
-            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+            raise _refused(exc) from None
         return _json(clan, status.HTTP_201_CREATED)
 
     @endpoint
@@ -245,7 +294,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         try:
             return _json(accounts.join_clan(player.id, request.path_params["clan"]))
         except ValueError as exc:
-            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+            raise _refused(exc) from None
 
     @endpoint
     async def clan_leave(request: Request) -> Response:
@@ -254,7 +303,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         try:
             accounts.leave_clan(player.id)
         except ValueError as exc:
-            raise ApiError(status.HTTP_409_CONFLICT, "refused", str(exc)) from None
+            raise _refused(exc) from None
         return _json({"ok": True})
 
     # ----- lobby and tables -------------------------------------------------------------------
@@ -294,7 +343,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             )
         except ValueError:
             raise ApiError(
-                status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", "bad filter"
+                status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", text="bad_filter"
             ) from None
         return _json({"tables": tables})
 
@@ -327,7 +376,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             code = request.path_params["table"]
             actor = hall.by_invite(code)
         if actor is None:
-            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", "no such table")
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", text="no_such_table")
         return _json(actor.lobby_entry())
 
     @endpoint
@@ -336,9 +385,9 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         player = player_of(request)
         actor = hall.tables.get(request.path_params["table"])
         if actor is None:
-            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", "no such table")
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", text="no_such_table")
         if actor.spec.host != player.id:
-            raise ApiError(status.HTTP_403_FORBIDDEN, "not_host", "only the host can add bots")
+            raise ApiError(status.HTTP_403_FORBIDDEN, "not_host", text="host_adds_bots")
         body = await _body(request, BotsRequest)
         await actor.call("add_bots", None, max(0, min(body.count, actor.spec.seats)))
         return _json(actor.lobby_entry())
@@ -359,7 +408,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         player = player_of(request)
         hand = services.recall.hand_for(player.id, request.path_params["hand"])
         if hand is None:
-            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_hand", "no such hand of yours")
+            raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_hand", text="no_such_hand")
         return _json(hand)
 
     # ----- operations ----------------------------------------------------------------------------
@@ -463,12 +512,13 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                             websocket.receive(), max(0.0, sign_in_by - time.monotonic())
                         )
                     except TimeoutError:
-                        await _send_error(
+                        timeout = clean(f"{settings.hello_timeout:g}")
+                        await _send_refusal(
                             websocket,
                             conn,
                             hall,
                             p.ErrorCode.UNAUTHENTICATED,
-                            f"no hello with a session token within {settings.hello_timeout:g} s",
+                            text("hello_timeout", timeout),
                         )
                         await websocket.close(code=status.WS_1008_POLICY_VIOLATION)
                         break
@@ -483,7 +533,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                     now = time.monotonic()
                     strikes = [t for t in strikes if now - t < settings.strike_window]
                     strikes.append(now)
-                    await _send_error(websocket, conn, hall, problem[0], problem[1])
+                    await _send_refusal(websocket, conn, hall, *problem)
                     if len(strikes) > settings.max_strikes:
                         await websocket.close(code=status.WS_1008_POLICY_VIOLATION)
                         break
@@ -492,15 +542,15 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 try:
                     message = p.decode_client(data)
                 except msgspec.ValidationError as exc:
-                    await _send_error(websocket, conn, hall, _refusal_code(exc), str(exc))
+                    await _send_free_error(websocket, conn, hall, _refusal_code(exc), str(exc))
                     continue
                 except msgspec.DecodeError as exc:
-                    await _send_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
+                    await _send_free_error(websocket, conn, hall, p.ErrorCode.MALFORMED, str(exc))
                     continue
                 if isinstance(message, p.Hello):
                     player, problem = check_hello(conn, message)
                     if problem is not None:
-                        await _send_error(websocket, conn, hall, *problem)
+                        await _send_refusal(websocket, conn, hall, *problem)
                         continue
                     if conn is None:
                         conn = Connection(player)
@@ -508,12 +558,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                     conn.send(welcome(player))
                     continue
                 if conn is None:
-                    await _send_error(
-                        websocket,
-                        conn,
-                        hall,
-                        p.ErrorCode.UNAUTHENTICATED,
-                        "say hello with a session token first",
+                    await _send_refusal(
+                        websocket, conn, hall, p.ErrorCode.UNAUTHENTICATED, "say_hello_first"
                     )
                     continue
                 if isinstance(message, p.Ping):
@@ -545,25 +591,20 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     def check_hello(
         conn: Connection | None, message: p.Hello
     ) -> tuple[Any, tuple[p.ErrorCode, str] | None]:
-        """The player a ``hello`` signs in, or why it is refused (nothing changes then).
+        """The player a ``hello`` signs in, or why it is refused as a text code (nothing changes
+        then).
 
         A connection is one player's for its whole life: on a signed-in connection a ``hello``
         is answered with the welcome again when its token is this player's, and refused with
         ``already_authenticated`` otherwise (another player's token, or an unknown one).
         """
         if message.protocol != p.PROTOCOL_VERSION:
-            return None, (
-                p.ErrorCode.BAD_PROTOCOL,
-                f"this server speaks protocol {p.PROTOCOL_VERSION}",
-            )
+            return None, (p.ErrorCode.BAD_PROTOCOL, text("bad_protocol", p.PROTOCOL_VERSION))
         player = accounts.by_token(message.token)
         if conn is not None and (player is None or player.id != conn.player.id):
-            return None, (
-                p.ErrorCode.ALREADY_AUTHENTICATED,
-                "this connection is signed in already; open another one for another player",
-            )
+            return None, (p.ErrorCode.ALREADY_AUTHENTICATED, "signed_in_already")
         if player is None:
-            return None, (p.ErrorCode.UNAUTHENTICATED, "unknown or expired token")
+            return None, (p.ErrorCode.UNAUTHENTICATED, "unknown_token")
         return player, None
 
     def dispatch(conn: Connection, message: p.ClientMessage) -> None:
@@ -578,17 +619,14 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 ):
                     candidate.submit("resume", conn, message.resume_token)
                     return
-            conn.send(p.Error(code=p.ErrorCode.BAD_RESUME, message="no seat for this token"))
+            conn.send(_coded_error(p.ErrorCode.BAD_RESUME, "no_seat_for_token"))
             return
         actor = hall.tables.get(table_id) if table_id else None
         if actor is None and isinstance(message, p.Join) and table_id:
             actor = hall.by_invite(table_id)
         if actor is None:
-            conn.send(
-                p.Error(
-                    code=p.ErrorCode.NO_SUCH_TABLE, message=f"no table {table_id!r}", table=table_id
-                )
-            )
+            reason = text("no_table_named", clean(table_id or ""))
+            conn.send(_coded_error(p.ErrorCode.NO_SUCH_TABLE, reason, table=table_id))
             return
         if isinstance(message, p.Join):
             actor.submit(
@@ -702,21 +740,42 @@ def _refusal_code(exc: msgspec.ValidationError) -> p.ErrorCode:
 def _check_frame(
     data: str | bytes | None, bucket: _Bucket, settings: Settings
 ) -> tuple[p.ErrorCode, str] | None:
+    """Why a frame is refused before it is read (a text code), or None."""
     if data is None:
-        return p.ErrorCode.MALFORMED, "empty frame"
+        return p.ErrorCode.MALFORMED, "empty_frame"
     size = len(data.encode() if isinstance(data, str) else data)
     if size > settings.max_message_bytes:
-        return p.ErrorCode.TOO_LARGE, f"frames are limited to {settings.max_message_bytes} bytes"
+        return p.ErrorCode.TOO_LARGE, text("frame_too_large", settings.max_message_bytes)
     if not bucket.take():
-        return p.ErrorCode.RATE_LIMITED, "too many messages; slow down"
+        return p.ErrorCode.RATE_LIMITED, "slow_down"
     return None
 
 
-async def _send_error(
+def _coded_error(code: p.ErrorCode, reason: str, table: str | None = None) -> p.Error:
+    """An ``error`` whose words are a text code: its English in ``message``, the code in
+    ``text``."""
+    return p.Error(code=code, message=describe(reason), table=table, text=reason)
+
+
+async def _send_refusal(
+    websocket: WebSocket, conn: Connection | None, hall: Hall, code: p.ErrorCode, reason: str
+) -> None:
+    """Send an ``error`` whose words are a text code (see :func:`_coded_error`)."""
+    await _send_error(websocket, conn, hall, _coded_error(code, reason))
+
+
+async def _send_free_error(
     websocket: WebSocket, conn: Connection | None, hall: Hall, code: p.ErrorCode, message: str
 ) -> None:
+    """Send an ``error`` in a parser's own English words (a malformed frame: no text code)."""
+    await _send_error(websocket, conn, hall, p.Error(code=code, message=message[:300]))
+
+
+async def _send_error(
+    websocket: WebSocket, conn: Connection | None, hall: Hall, error: p.Error
+) -> None:
+    code = error.code
     hall.metrics.errors[code.value] = hall.metrics.errors.get(code.value, 0) + 1
-    error = p.Error(code=code, message=message[:300])
     if conn is not None:
         conn.send(error)
     else:
@@ -732,6 +791,26 @@ async def _writer(websocket: WebSocket, conn: Connection, hall: Hall) -> None:
             return
         hall.metrics.messages_out += 1
         await websocket.send_text(data.decode())
+
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Every HTTP error's body.",
+    "properties": {
+        "error": {"type": "string", "description": "the error code (bad_config, refused, ...)"},
+        "message": {"type": "string", "description": "what went wrong, in English"},
+        "text": {
+            "type": ["string", "null"],
+            "description": "the same as a text code (sanh/games/_texts.py SERVER_TEXTS) for the"
+            " client to translate; null for a parser's words",
+        },
+    },
+    "required": ["error", "message", "text"],
+}
+ERROR_RESPONSE: dict[str, Any] = {
+    "description": "typed error",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+}
 
 
 def openapi_document(routes: list[Any]) -> dict[str, Any]:
@@ -761,7 +840,7 @@ def openapi_document(routes: list[Any]) -> dict[str, Any]:
                 "summary": (route.endpoint.__doc__ or "").strip().splitlines()[0]
                 if route.endpoint.__doc__
                 else route.path,
-                "responses": {"200": {"description": "OK"}, "4XX": {"description": "typed error"}},
+                "responses": {"200": {"description": "OK"}, "4XX": ERROR_RESPONSE},
             }
             if method in {"POST", "PATCH"} and route.path in refs:
                 operation["requestBody"] = {
@@ -782,7 +861,7 @@ def openapi_document(routes: list[Any]) -> dict[str, Any]:
         "info": {"title": "sanh hall", "version": "1", "description": "Play money only."},
         "paths": paths,
         "components": {
-            "schemas": components,
+            "schemas": {**components, "Error": ERROR_SCHEMA},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
     }

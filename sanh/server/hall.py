@@ -12,6 +12,7 @@ from typing import Any
 from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
+from sanh.games._texts import clean, text
 from sanh.games.base import TableConfig
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
@@ -35,6 +36,9 @@ newcomer finds a live board (the other bettors' totals, the results)."""
 
 BOT_TABLE_STAKE = 1000
 """The bet level L of the bot tables opened at start (10 gold)."""
+
+MAX_STAKE = 100_000_000
+"""The largest bet level L a player's table may have (1,000,000 gold)."""
 
 
 @dataclass(slots=True)
@@ -194,16 +198,17 @@ class Hall:
         """Create a player-hosted table. :raises ConfigError: if the setup is impossible."""
         try:
             rules = find_game(game)
-        except KeyError as exc:
-            raise ConfigError(str(exc.args[0])) from None
+        except KeyError:
+            raise ConfigError(text=text("unknown_game", clean(game))) from None
         info = rules.info
         if not self.settings.game_offered(info.id):
-            raise ConfigError(f"{info.id} is not offered at this hall")
+            raise ConfigError(text=text("game_not_offered", info.id))
         count = seats if seats is not None else info.seats_max
         if not info.seats_min <= count <= info.seats_max:
-            raise ConfigError(f"{info.id} seats {info.seats_min}..{info.seats_max}, not {count}")
-        if stake <= 0 or stake > 100_000_000:
-            raise ConfigError("the bet level must be between 0.01 and 1,000,000 gold")
+            bounds = (info.seats_min, info.seats_max, count)
+            raise ConfigError(text=text("seats_range", info.id, *bounds))
+        if stake <= 0 or stake > MAX_STAKE:
+            raise ConfigError(text=text("stake_range", 1, MAX_STAKE))
         # Validate the options against the game (unknown names and bad values are refused).
         options = dict(options)
         names = {spec.name for spec in info.options}

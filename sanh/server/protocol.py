@@ -241,8 +241,10 @@ class Error(ServerMessage, tag="error"):
     nonce: str | None = None
     table: str | None = None
     text: str | None = None
-    """A refused action's reason as a text code (``betting_closed``, ``cannot_check:500``;
-    sanh/games/_texts.py) for the client to translate; ``message`` holds its English."""
+    """What went wrong as a text code (a refused action's reason, ``betting_closed``,
+    ``cannot_check:500``, or the hall's, ``table_full``, ``buy_in_between:4000:20000``;
+    sanh/games/_texts.py) for the client to translate; ``message`` holds its English. None only
+    for a malformed message, whose ``message`` is the parser's own words."""
 
 
 class Pong(ServerMessage, tag="pong"):

@@ -567,9 +567,12 @@ class TableActor:
             self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
 
     def _refuse(
-        self, conn: Connection | None, code: p.ErrorCode, reason: str, nonce: str | None
+        self, conn: Connection | None, code: p.ErrorCode, reason: str, nonce: str | None = None
     ) -> None:
-        """An ``error`` for a refusal whose reason is a text code: English words and the code."""
+        """An ``error`` for a refusal whose reason is a text code: English words and the code.
+
+        Every refusal of the table goes through here but a malformed action's (the parser's
+        own words, sent with :meth:`_error`)."""
         self._error(conn, code, describe(reason), text=reason, nonce=nonce)
 
     def _seat_of(self, player_id: str) -> int | None:
@@ -596,7 +599,7 @@ class TableActor:
         assert conn is not None
         invited = data == self.spec.invite_code or conn.player.id == self.spec.host
         if self.spec.private and not invited and self._seat_of(conn.player.id) is None:
-            self._error(conn, p.ErrorCode.NO_SUCH_TABLE, "this table needs an invite code")
+            self._refuse(conn, p.ErrorCode.NO_SUCH_TABLE, "table_needs_invite")
             return
         self.watchers[id(conn)] = conn
         conn.tables.add(self.id)
@@ -625,12 +628,12 @@ class TableActor:
                 self._send_update(conn)
                 self._advance()
                 return
-        self._error(conn, p.ErrorCode.BAD_RESUME, "no seat for this resume token")
+        self._refuse(conn, p.ErrorCode.BAD_RESUME, "no_seat_for_token")
 
     def _on_leave(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
         if id(conn) not in self.watchers and self._seat_of(conn.player.id) is None:
-            self._error(conn, p.ErrorCode.NOT_AT_TABLE, "you are not at this table")
+            self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
             return
         self.watchers.pop(id(conn), None)
         conn.tables.discard(self.id)
@@ -666,34 +669,36 @@ class TableActor:
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
         if self.spec.private and id(conn) not in self.watchers:
-            self._error(conn, p.ErrorCode.NOT_AT_TABLE, "join with the invite code first")
+            self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "join_with_invite")
             return
         if self._seat_of(conn.player.id) is not None:
-            self._error(conn, p.ErrorCode.ALREADY_SEATED, "you already have a seat here")
+            self._refuse(conn, p.ErrorCode.ALREADY_SEATED, "already_seated")
             return
         wanted: int | None = data
         free = [i for i, s in enumerate(self.seats) if s is None]
         if wanted is not None:
             if not 0 <= wanted < len(self.seats):
-                self._error(conn, p.ErrorCode.BAD_AMOUNT, f"no seat {wanted}")
+                self._refuse(conn, p.ErrorCode.BAD_AMOUNT, text("no_seat_number", wanted + 1))
                 return
             if self.seats[wanted] is not None:
-                self._error(conn, p.ErrorCode.SEAT_TAKEN, f"seat {wanted} is taken")
+                self._refuse(conn, p.ErrorCode.SEAT_TAKEN, text("seat_number_taken", wanted + 1))
                 return
             seat = wanted
         elif free:
             seat = free[0]
         else:
-            self._error(conn, p.ErrorCode.TABLE_FULL, "the table is full")
+            self._refuse(conn, p.ErrorCode.TABLE_FULL, "table_full")
             return
         balance = self.bank.balance(conn.player.id)
         if self.staked:
             low, _ = self.buyin_range()
             if balance + self.bank.table_stake(self.id, conn.player.id) < low:
-                self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, "balance below the buy-in")
+                self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, text("balance_below_buyin", low))
                 return
         elif not self.game.info.banked and balance < MIN_BALANCE_MULTIPLE * self.spec.stake:
-            self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, "a seat needs 10 times the bet level")
+            least = MIN_BALANCE_MULTIPLE * self.spec.stake
+            reason = text("seat_needs_multiple", MIN_BALANCE_MULTIPLE, least)
+            self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, reason)
             return
         slot = SeatSlot(conn.player, secrets.token_urlsafe(24))
         self.seats[seat] = slot
@@ -747,7 +752,7 @@ class TableActor:
         assert conn is not None
         seat = self._seat_of(conn.player.id)
         if seat is None:
-            self._error(conn, p.ErrorCode.NOT_SEATED, "sit down first")
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "sit_down_first")
             return
         self._buy_in(seat, int(data), conn)
 
@@ -755,17 +760,17 @@ class TableActor:
         slot = self.seats[seat]
         assert slot is not None
         if not self.staked:
-            self._error(conn, p.ErrorCode.BAD_AMOUNT, "this game has no buy-in")
+            self._refuse(conn, p.ErrorCode.BAD_AMOUNT, "no_buyin")
             return
         if self._engine_seat(seat) is not None:
-            self._error(conn, p.ErrorCode.BAD_AMOUNT, "top up between hands")
+            self._refuse(conn, p.ErrorCode.BAD_AMOUNT, "top_up_between_hands")
             return
         least, most = self._panel_range(slot)
         if not least <= amount <= most:
-            self._error(conn, p.ErrorCode.BAD_AMOUNT, f"buy in between {least} and {most}")
+            self._refuse(conn, p.ErrorCode.BAD_AMOUNT, text("buy_in_between", least, most))
             return
         if not self.bank.buy_in(self.id, slot.player.id, amount):
-            self._error(conn, p.ErrorCode.INSUFFICIENT_FUNDS, "not enough gold")
+            self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, "not_enough_gold")
             return
         slot.ready = True
         slot.buyin_deadline = None
@@ -776,7 +781,7 @@ class TableActor:
         assert conn is not None
         seat = self._seat_of(conn.player.id)
         if seat is None:
-            self._error(conn, p.ErrorCode.NOT_SEATED, "you have no seat here")
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
             return
         self._stand(seat, "leave")
 
@@ -814,13 +819,13 @@ class TableActor:
 
     def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
-            self._error(conn, p.ErrorCode.NOT_HOST, "only the host can add bots")
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "host_adds_bots")
             return
         self.add_bots(int(data))
 
     def _on_remove_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
-            self._error(conn, p.ErrorCode.NOT_HOST, "only the host can send bots away")
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "host_removes_bots")
             return
         for index, slot in enumerate(self.seats):
             if slot is None or slot.bot is None:
@@ -880,7 +885,7 @@ class TableActor:
         message: p.Act = data
         seat = self._seat_of(conn.player.id)
         if seat is None:
-            self._error(conn, p.ErrorCode.NOT_SEATED, "you have no seat here", nonce=message.nonce)
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here", message.nonce)
             return
         seen = self.nonces.setdefault(conn.player.id, OrderedDict())
         if message.nonce in seen:
@@ -889,9 +894,7 @@ class TableActor:
             return
         engine_seat = self._engine_seat(seat)
         if self.state is None or engine_seat is None:
-            self._error(
-                conn, p.ErrorCode.NO_HAND, "no hand in progress for you", nonce=message.nonce
-            )
+            self._refuse(conn, p.ErrorCode.NO_HAND, "no_hand_for_you", message.nonce)
             return
         version = self.state.version
         in_window = self._window is not None and self._window[2]
@@ -899,12 +902,8 @@ class TableActor:
             in_window and self.window_version <= message.version <= version
         )
         if not fresh:
-            self._error(
-                conn,
-                p.ErrorCode.STALE_VERSION,
-                f"the hand is at version {version}, not {message.version}",
-                nonce=message.nonce,
-            )
+            reason = text("stale_version", version, message.version)
+            self._refuse(conn, p.ErrorCode.STALE_VERSION, reason, message.nonce)
             return
         try:
             event = event_from_json(self.game, message.action)

@@ -42,7 +42,7 @@ from sanh.ledger.model import (
     stake_account,
 )
 from sanh.ledger.players import Hall as Players
-from sanh.ledger.players import HallConfig, PlayerRefused
+from sanh.ledger.players import HallConfig, PlayerCode, PlayerRefused
 from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
@@ -680,7 +680,7 @@ class WalletServices:
         try:
             cid = int(clan_id)
         except ValueError:
-            raise ValueError(f"no clan {clan_id!r}") from None
+            raise PlayerRefused(PlayerCode.NO_SUCH_CLAN, f"no clan {clan_id!r}") from None
         member = self.players.join_clan(int(player_id), cid)
         return {"clan": str(member.clan_id), "role": str(member.role)}
 

@@ -39,13 +39,20 @@ async function api(path, { method = "GET", body } = {}) {
   if (!response.ok) {
     const error = new Error(data.message || response.statusText);
     error.code = data.error;
+    error.text = data.text || null; // the message as a text code (sanh/games/_texts.py)
     error.status = response.status;
     throw error;
   }
   return data;
 }
+// An HTTP error in words: the translated headline of its code, then its text code in the
+// current language (the server's English message when there is no code the client knows).
 function errorText(e) {
-  return e.message ? `${errorHeadline(e.code)} (${e.message})` : errorHeadline(e.code);
+  const detail = e.text && knownText("", e.text) ? plainText(describe("", e.text)) : e.message;
+  return detail ? `${errorHeadline(e.code)} (${detail})` : errorHeadline(e.code);
+}
+function plainText(html) {
+  return new DOMParser().parseFromString(html, "text/html").body.textContent;
 }
 function showBanner(text, kind = "info", ms = 0, detail = "") {
   banner.hidden = false;
@@ -84,8 +91,7 @@ function refusalText(message) {
     if (!seat) return t("table.seat_n", { n: engine + 1 });
     return seat.player === state.player ? t("table.you") : esc(seat.name);
   };
-  const html = describe(game, message.text, { names });
-  return new DOMParser().parseFromString(html, "text/html").body.textContent;
+  return plainText(describe(game, message.text, { names }));
 }
 function gameName(id) {
   return t(`game.${id}`);

@@ -58,6 +58,8 @@ class WsPlayer:
     resume_tokens: dict[str, str] = field(default_factory=dict)
     accepted: dict[tuple[str, int], set[int]] = field(default_factory=dict)
     """(table, hand) -> the state versions the player's accepted actions led to."""
+    sent_actions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """nonce -> the action sent in that ``act``."""
     _sent: dict[str, tuple[str, int]] = field(default_factory=dict)
     _unanswered: set[str] = field(default_factory=set)
     _reader: asyncio.Task[None] | None = None
@@ -162,6 +164,7 @@ class WsPlayer:
         self.sent_acts += 1
         nonce = uuid.uuid4().hex
         self._sent[nonce] = (table, hand)
+        self.sent_actions[nonce] = action
         self._unanswered.add(nonce)
         await self.send(
             {"type": "act", "table": table, "nonce": nonce, "version": version, "action": action}

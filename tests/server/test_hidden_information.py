@@ -162,6 +162,7 @@ def _check_client(
     """Check every message one client received; returns (messages, views) checked."""
     game = find_game(game_id)
     checked_views = 0
+    shown: set[str] = set()  # every card the client's views have shown it so far
     for raw in client.messages:
         message = _scrub(raw)
         kind = message["type"]
@@ -183,6 +184,7 @@ def _check_client(
             rest = {k: v for k, v in message.items() if k != "view"}
             leak = view_leak | (cards_in(rest) & hidden)
             assert not leak, f"{game_id}: {client.name} saw hidden {sorted(leak)} at {view}"
+            shown |= cards_in(view)
             checked_views += 1
         elif kind == "result" and message.get("settlement"):
             replay = hands[message["hand"]]
@@ -191,6 +193,11 @@ def _check_client(
             hidden = hidden_cards(game_id, final, replay.seat_of(client.player))
             leak = cards_in(message["settlement"]) & hidden
             assert not leak, f"{game_id}: {client.name}'s result names hidden {sorted(leak)}"
+        elif kind == "error" and message.get("nonce") in client.sent_actions:
+            # A refused act may name the cards the client sent in it ("not_held:Tc") or has
+            # been shown ("does_not_beat:...", the combination on the table), no other.
+            sent = cards_in(client.sent_actions[message["nonce"]])
+            assert cards_in(message) <= sent | shown, f"{game_id}: a card in {message}"
         else:
             assert not cards_in(message), f"{game_id}: a card in {message}"
     return len(client.messages), checked_views

@@ -250,9 +250,12 @@ def test_a_refused_act_carries_its_reason_as_a_text_code_and_in_english() -> Non
         assert error["message"] == f"p{seat + 1} may not act now"
         error = await refusal(other, {"type": "Pass", "seat": me})
         assert (error["code"], error["text"]) == ("illegal_action", "own_seat_only")
-        await _act(actor, mover, {"type": "Pass", "seat": me}, actor.state.version - 1)
+        version = actor.state.version
+        await _act(actor, mover, {"type": "Pass", "seat": me}, version - 1)
         errors = [m for m in mover.drain() if m["type"] == "error"]
-        assert [(e["code"], e["text"]) for e in errors] == [("stale_version", None)]
+        stale = f"stale_version:{version}:{version - 1}"
+        assert [(e["code"], e["text"]) for e in errors] == [("stale_version", stale)]
+        assert errors[0]["message"] == f"the hand is at version {version}, not {version - 1}"
 
     _run(body, timer_scale=1.0)
 
@@ -527,5 +530,59 @@ def test_a_lieng_hand_holds_at_most_the_second_largest_balance() -> None:
         assert _holds(services) == {
             player_account(p.info.id): h for p, h in zip(players, expected, strict=True)
         }
+
+    _run(body, timer_scale=1.0)
+
+
+def test_the_tables_refusals_carry_text_codes_and_english() -> None:
+    """A full table, sitting on a missing or taken seat, a buy-in out of range or without a
+    seat, bots asked for by a guest: each ``error`` has its text code and the code's English."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        a, b, c = (Seat(services, n) for n in "abc")
+
+        async def refusal(seat: Seat, command: str, data: Any) -> tuple[str, str, str]:
+            seat.drain()
+            await actor.call(command, seat.conn, data)
+            errors = [m for m in seat.drain() if m["type"] == "error"]
+            assert len(errors) == 1, errors
+            error = errors[0]
+            assert error["message"] == describe(error["text"]), error
+            return error["code"], error["text"], error["message"]
+
+        actor = _table(hall, "texas-holdem", 2, a)
+        await _sit(actor, a)
+        assert await refusal(a, "buyin", 10) == (
+            "bad_amount",
+            "buy_in_between:4000:20000",
+            "buy in between 40.00 and 200.00",
+        )
+        assert await refusal(b, "buyin", 4000) == ("not_seated", "sit_down_first", "sit down first")
+        no_seat = ("bad_amount", "no_seat_number:6", "there is no seat 6")
+        assert await refusal(b, "sit", 5) == no_seat
+        taken = actor._seat_of(a.info.id)
+        assert taken is not None
+        assert await refusal(b, "sit", taken) == (
+            "seat_taken",
+            f"seat_number_taken:{taken + 1}",
+            f"seat {taken + 1} is taken",
+        )
+        await _sit(actor, b)
+        assert await refusal(c, "sit", None) == ("table_full", "table_full", "the table is full")
+        assert await refusal(b, "add_bots", 1) == (
+            "not_host",
+            "host_adds_bots",
+            "only the host can add bots",
+        )
+        assert await refusal(b, "remove_bots", None) == (
+            "not_host",
+            "host_removes_bots",
+            "only the host can send bots away",
+        )
+        assert await refusal(c, "stand", None) == (
+            "not_seated",
+            "no_seat_here",
+            "you have no seat here",
+        )
 
     _run(body, timer_scale=1.0)

@@ -229,3 +229,47 @@ def test_every_error_code_and_a_void_read_in_both_languages(page: Page, tmp_path
         )
     finally:
         hall.stop()
+
+
+def test_http_errors_read_in_both_languages(page: Page, tmp_path: Path) -> None:
+    """An HTTP error (a wrong password at sign-in, a table setup the hall refuses) shows its
+    text code in the page's language after the translated headline, not the English message."""
+    table = web_strings()
+    hall = start_hall(tmp_path)
+    try:
+        page.goto(hall.url)
+        page.wait_for_selector("body[data-ready='1']")
+        for lang in ("vi", "en"):
+            switch_language(page, lang)
+            index = LANGUAGES.index(lang)
+            page.fill("#login-form [name=username]", "nobody_here")
+            page.fill("#login-form [name=password]", "not-the-password")
+            page.click("#login-form button[value=login]")
+            words = describe("wrong_credentials", lang)
+            page.wait_for_function(
+                "w => document.querySelector('#auth-error').textContent.includes(w)", arg=words
+            )
+            shown = page.inner_text("#auth-error")
+            assert shown.startswith(table["auth.failed"][index]), shown
+            assert table["error.bad_credentials"][index] in shown, shown
+            if lang == "vi":
+                assert describe_code("wrong_credentials") not in shown, shown
+            check_translated(page)
+        page.click("#guest")
+        page.wait_for_selector("#create-game")
+        for lang in ("vi", "en"):
+            switch_language(page, lang)
+            page.select_option("#create-game", "ba-cay-chuong")
+            page.fill("[data-opt='bacaychuong.betting_s']", "0")
+            page.click("#create-submit")
+            words = describe("option_timer:bacaychuong.betting_s:3600:0", lang)
+            page.wait_for_function(
+                "w => document.querySelector('#create-msg').textContent.includes(w)", arg=words
+            )
+            shown = page.inner_text("#create-msg")
+            assert shown.startswith(table["error.bad_config"][LANGUAGES.index(lang)]), shown
+            if lang == "vi":
+                assert "timer" not in shown and "thời gian" in shown, shown
+            check_translated(page)
+    finally:
+        hall.stop()

@@ -1,0 +1,214 @@
+"""The hall's own refusals are text codes (sanh/games/_texts.py ``SERVER_TEXTS``).
+
+Errors of the HTTP API carry ``text`` beside the English ``message`` (null only for a parser's
+complaint); the table actor and the WebSocket never send an English sentence of their own (a
+static check of their source), only a malformed message's parser words.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from sanh.games import REGISTRY
+from sanh.games._texts import SERVER_TEXTS, TEXTS, describe, parse
+from sanh.server.app import create_app
+from sanh.server.hall import Hall
+from sanh.server.settings import Settings
+from sanh.server.wallet_services import WalletServices
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _api(calls: list[tuple[str, str, dict[str, Any] | None, bool]]) -> list[dict[str, Any]]:
+    """Each (method, path, JSON body, signed in as a guest) call's status and JSON answer."""
+    settings = Settings(bots_on_start=False)
+    services = WalletServices.open("sqlite:///:memory:")
+    out: list[dict[str, Any]] = []
+
+    async def body() -> None:
+        hall = Hall(settings, services.bank)
+        try:
+            app = create_app(settings, services, hall)
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://hall") as client:
+                guest = (await client.post("/api/guest", json={"name": "g"})).json()
+                headers = {"authorization": f"Bearer {guest['token']}"}
+                for method, path, data, signed in calls:
+                    response = await client.request(
+                        method, path, json=data, headers=headers if signed else {}
+                    )
+                    out.append({"status": response.status_code, **response.json()})
+        finally:
+            await hall.close()
+
+    try:
+        asyncio.run(body())
+    finally:
+        services.close()
+    return out
+
+
+def test_http_errors_carry_their_text_code_and_english() -> None:
+    table = {"game": "ba-cay-chuong", "stake": 100, "seats": 4}
+    answers = _api(
+        [
+            ("POST", "/api/login", {"username": "nobody", "password": "whatever"}, False),
+            ("GET", "/api/me", None, False),
+            ("GET", "/api/tables/t0000", None, True),
+            ("GET", "/api/recall/12345", None, True),
+            ("POST", "/api/register", {"username": "someone", "password": "abc"}, False),
+            ("POST", "/api/register", {"username": "guest_x", "password": "abcdefgh"}, False),
+            ("POST", "/api/clans/leave", None, True),
+            ("POST", "/api/tables", {**table, "seats": 99}, True),
+            ("POST", "/api/tables", {**table, "stake": 0}, True),
+            ("POST", "/api/tables", {**table, "options": {"bacaychuong.betting_s": 0}}, True),
+            ("POST", "/api/tables", {**table, "options": {"no.such": 1}}, True),
+            ("PATCH", "/api/me", {"language": "not a tag"}, True),
+            ("POST", "/api/tables", {"game": "x", "stake": "1"}, True),
+            ("GET", "/openapi.json", None, False),
+        ]
+    )
+    document = answers.pop()
+    assert document["components"]["schemas"]["Error"]["required"] == ["error", "message", "text"]
+    login = document["paths"]["/api/login"]["post"]["responses"]["4XX"]
+    assert login["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    got = [(a["status"], a["error"], a["text"], a["message"]) for a in answers]
+    info = REGISTRY["ba-cay-chuong"].info
+    low, high = info.seats_min, info.seats_max
+    assert got[:7] == [
+        (401, "bad_credentials", "wrong_credentials", "wrong credentials"),
+        (401, "unauthenticated", "log_in_first", "log in first"),
+        (404, "no_such_table", "no_such_table", "no such table"),
+        (404, "no_such_hand", "no_such_hand", "no such hand of yours"),
+        (409, "refused", "password_too_short:6", "a password needs at least 6 characters"),
+        (
+            409,
+            "refused",
+            "username_invalid:3:24",
+            "a username is 3 to 24 of a-z 0-9 _ . and does not start with 'guest'",
+        ),
+        (409, "refused", "not_in_clan", "you are not in a clan"),
+    ]
+    assert got[7:11] == [
+        (
+            422,
+            "bad_config",
+            f"seats_range:ba-cay-chuong:{low}:{high}:99",
+            f"ba-cay-chuong seats {low}..{high}, not 99",
+        ),
+        (
+            422,
+            "bad_config",
+            "stake_range:1:100000000",
+            "the bet level must be between 0.01 and 1,000,000.00",
+        ),
+        (
+            422,
+            "bad_config",
+            "option_timer:bacaychuong.betting_s:3600:0",
+            "option bacaychuong.betting_s: a timer of 1 to 3600 seconds, not 0",
+        ),
+        (
+            422,
+            "bad_config",
+            "unknown_option:ba-cay-chuong:no.such",
+            "ba-cay-chuong: unknown option 'no.such'",
+        ),
+    ]
+    assert got[11][:3] == (409, "refused", "language_invalid")
+    for answer in answers[:12]:
+        assert all(code in SERVER_TEXTS for code, _ in parse(answer["text"])), answer
+        assert answer["message"] == describe(answer["text"]), answer
+    # A body that does not parse: the parser's own words, no code.
+    assert got[12][:3] == (422, "malformed", None) and got[12][3]
+
+
+# ----- the static check -------------------------------------------------------------------------
+WORDS = {"_error": 2, "_refuse": 2, "_send_refusal": 4, "_send_free_error": 4, "_coded_error": 1}
+"""Calls that send an error, and the position of their words (``ApiError``'s is 2 or ``text=``,
+``Error``'s ``message=``)."""
+FREE = {"_error", "_send_free_error"}
+"""Senders of free words: only for a parser's complaint (``MALFORMED``, ``_refusal_code``) or
+the English of a code (``describe(reason)``)."""
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _english(node: ast.expr) -> bool:
+    """Whether ``node`` is plainly English (a sentence, an f-string, a built string)."""
+    if isinstance(node, ast.JoinedStr | ast.BinOp):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value:
+        parts = parse(node.value)
+        return not parts or any(code not in TEXTS for code, _ in parts)
+    return False
+
+
+def _words(node: ast.Call) -> list[ast.expr]:
+    name = _name(node.func)
+    keywords = {k.arg: k.value for k in node.keywords}
+    if name == "ApiError":
+        return [*node.args[2:3], *(v for k, v in keywords.items() if k in {"message", "text"})]
+    if name == "Error":
+        return [keywords["message"]] if "message" in keywords else []
+    position = WORDS[name]
+    if len(node.args) > position and not isinstance(node.args[-1], ast.Starred):
+        return [node.args[position]]
+    return [v for k, v in keywords.items() if k in {"message", "reason"}]
+
+
+def problems_in(source: str) -> tuple[int, list[str]]:
+    """How many error-sending calls ``source`` makes, and which pass English words."""
+    checked, problems = 0, []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        if name not in {*WORDS, "ApiError", "Error"}:
+            continue
+        checked += 1
+        said = ast.unparse(node)
+        parser = "MALFORMED" in said or "_refusal_code" in said or "'malformed'" in said
+        for arg in _words(node):
+            if _english(arg):
+                problems.append(f"{node.lineno}: {ast.unparse(arg)} is no text code")
+            elif name in FREE and not parser and ast.unparse(arg) != "describe(reason)":
+                problems.append(f"{node.lineno}: {name} sends free words: {said}")
+    return checked, problems
+
+
+def test_no_server_error_is_an_english_sentence() -> None:
+    total = 0
+    for path in ("sanh/server/table.py", "sanh/server/app.py"):
+        checked, problems = problems_in((ROOT / path).read_text(encoding="utf-8"))
+        assert not problems, f"{path}:\n" + "\n".join(problems)
+        total += checked
+    assert total > 40, total
+
+
+def test_the_static_check_sees_english() -> None:
+    source = (
+        "self._error(conn, p.ErrorCode.TABLE_FULL, 'the table is full')\n"
+        "self._refuse(conn, p.ErrorCode.BAD_AMOUNT, f'no seat {wanted}')\n"
+        "raise ApiError(404, 'no_such_table', 'no such table')\n"
+        "conn.send(p.Error(code=p.ErrorCode.BAD_RESUME, message='no seat for this token'))\n"
+        "self._error(conn, p.ErrorCode.NOT_SEATED, words)\n"
+        "raise ApiError(404, 'no_such_table', text='no_such_table')\n"
+        "self._refuse(conn, p.ErrorCode.TABLE_FULL, 'table_full')\n"
+        "self._error(conn, p.ErrorCode.MALFORMED, str(exc))\n"
+        "self._refuse(conn, p.ErrorCode.BAD_AMOUNT, text('no_seat_number', seat + 1))\n"
+    )
+    checked, problems = problems_in(source)
+    assert checked == 9
+    assert sorted(int(p.split(":")[0]) for p in problems) == [1, 2, 3, 4, 5]
