@@ -13,7 +13,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
-from sanh.games.base import TableConfig
+from sanh.games.base import Game, TableConfig
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
@@ -216,6 +216,7 @@ class Hall:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))
         rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
+        _check_setup(rules, stake, count, options)
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(
             game=info.id,
@@ -267,3 +268,17 @@ class Hall:
         """Stop every table actor."""
         for actor in list(self.tables.values()):
             await actor.stop()
+
+
+def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, Any]) -> None:
+    """Build the game's first state with these options for every lineup the table can deal
+    (``seats_min`` players up to ``seats``), so a setup the game refuses (an option's value
+    impossible beside another, a seat number beyond the table) is refused when the table is
+    created, not at its first hand. Every seat has a deep stack here: what the players bring
+    is checked when a hand opens. :raises ConfigError: the game's own refusal."""
+    low = rules.info.seats_min
+    for count in range(low, max(low, seats) + 1):
+        probe = TableConfig.make(
+            seats=count, stake=stake, stacks=(stake * 1_000_000,) * count, options=options
+        )
+        rules.new_state(probe)

@@ -212,3 +212,27 @@ def test_the_static_check_sees_english() -> None:
     checked, problems = problems_in(source)
     assert checked == 9
     assert sorted(int(p.split(":")[0]) for p in problems) == [1, 2, 3, 4, 5]
+
+
+def test_a_setup_the_game_refuses_is_refused_when_the_table_is_created() -> None:
+    """An option value the game refuses only when it builds a hand (Liêng's minimum raise of
+    0 L: a valid integer, but the raise must be at least 1 L) is refused by the lobby with
+    ``bad_config``, and no table is made; a valid setup of the same game is created."""
+    answers = _api(
+        [
+            ("POST", "/api/tables", {"game": "lieng", "stake": 100, "seats": 3}, True),
+            (
+                "POST",
+                "/api/tables",
+                {"game": "lieng", "stake": 100, "seats": 3, "options": {"lieng.min_raise": 0}},
+                True,
+            ),
+            ("GET", "/api/lobby?game=lieng", None, True),
+        ]
+    )
+    created, refused, lobby = answers
+    assert created["status"] == 201, created
+    assert refused["status"] == 422 and refused["error"] == "bad_config", refused
+    assert "lieng.min_raise" in refused["message"], refused
+    lieng = [t for t in lobby["tables"] if t["game"] == "lieng" and not t.get("system")]
+    assert [t["id"] for t in lieng] == [created["id"]], lobby
