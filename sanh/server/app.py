@@ -409,6 +409,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         hand = services.recall.hand_for(player.id, request.path_params["hand"])
         if hand is None:
             raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_hand", text="no_such_hand")
+        if not settings.reveals_seed(REGISTRY[hand["game"]].info.banked):
+            hand["server_seed"] = None  # the deck order would show folded hands (§2.10)
         return _json(hand)
 
     # ----- operations ----------------------------------------------------------------------------

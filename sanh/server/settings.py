@@ -22,6 +22,10 @@ _WALLET = HallConfig()
 """The wallet's defaults (grants, XP), which the settings pass on (:meth:`Settings.hall_config`)."""
 
 
+REVEAL_SEEDS = ("house", "all", "none")
+"""The values of :attr:`Settings.reveal_seeds`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the hall server is configured by. Durations are seconds."""
@@ -74,6 +78,23 @@ class Settings:
     strike_window: float = 60.0
     """...within this many seconds: older strikes are forgotten."""
     log_json: bool = True
+    reveal_seeds: str = "house"
+    """Whose hands' server seeds are revealed after the hand (provably fair, issue 2):
+    ``house`` (default) reveals a house game's round (Tài Xỉu, Three Card Poker, Teen Patti:
+    every hand dealt is shown at settlement, and the seed proves the deal); a player-vs-player
+    hand's seed stays in the hand's record, for the operator to check with ``sanh verify``,
+    because it rebuilds the deck and so folded hands and the stock, which RULES.md §2.10 says
+    are never sent. ``all`` reveals every hand's seed; ``none`` none."""
+
+    def __post_init__(self) -> None:
+        if self.reveal_seeds not in REVEAL_SEEDS:
+            allowed = ", ".join(REVEAL_SEEDS)
+            raise ValueError(f"reveal_seeds must be one of {allowed}, not {self.reveal_seeds!r}")
+
+    def reveals_seed(self, banked: bool) -> bool:
+        """Whether a hand's server seed goes to its players after the hand (:attr:`reveal_seeds`;
+        ``banked``: a house game)."""
+        return self.reveal_seeds == "all" or (self.reveal_seeds == "house" and banked)
 
     def scaled(self, seconds: float) -> float:
         """A duration after :attr:`timer_scale`."""

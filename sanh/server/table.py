@@ -487,6 +487,11 @@ class TableActor:
         seat is an engine seat and players sit in during the betting window (:class:`SitIn`)."""
         return self.game.info.banked
 
+    def _revealed_seed(self) -> str | None:
+        """The hand's server seed for its result, if the hall reveals this game's seeds
+        (:meth:`Settings.reveals_seed`; RULES.md §2.10 keeps a player-vs-player deck secret)."""
+        return self.server_seed if self.settings.reveals_seed(self.banked) else None
+
     @property
     def staked(self) -> bool:
         """Whether players bring a table stake (Tẩy)."""
@@ -1455,7 +1460,7 @@ class TableActor:
                     hand=self.hand,
                     settlement=result,
                     seats=players,
-                    server_seed=self.server_seed,
+                    server_seed=self._revealed_seed(),
                     balance=self.bank.balance(conn.player.id),
                 ),
             )
@@ -1502,7 +1507,7 @@ class TableActor:
                     hand=self.hand,
                     settlement={},
                     seats=players,
-                    server_seed=self.server_seed,
+                    server_seed=self._revealed_seed(),
                     balance=self.bank.balance(conn.player.id),
                     voided=words,
                     voided_text=reason,

@@ -16,10 +16,14 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+
+from sanh.cards.deck import DECKS
+from sanh.cards.rng import ProvablyFairRng, commitment_of, shuffled
 from sanh.errors import NotationError
 from sanh.games import REGISTRY
 from sanh.games._texts import TEXTS, describe, parse
-from sanh.games.base import Action, TableConfig
+from sanh.games.base import Action, Shuffle, TableConfig
 from sanh.ledger.model import ResultCode, Transfer, TransferCode, player_account
 from sanh.notation.jsonable import event_from_json
 from sanh.server import protocol as p
@@ -586,3 +590,60 @@ def test_the_tables_refusals_carry_text_codes_and_english() -> None:
         )
 
     _run(body, timer_scale=1.0)
+
+
+# ----- provably fair seeds -------------------------------------------------------------------
+async def _finished_lieng_hand(
+    services: WalletServices, hall: Hall
+) -> tuple[TableActor, Seat, dict[str, Any]]:
+    """A heads-up Liêng hand played out by its turn timers: the table, a player, its result."""
+    players = [Seat(services, f"p{i}") for i in range(2)]
+    actor = _table(hall, "lieng", 2, players[0])
+    await _sit(actor, *players)
+    await _until(lambda: actor.hands_completed >= 1)
+    results = [m for m in players[0].drain() if m["type"] == "result"]
+    return actor, players[0], results[0]
+
+
+def test_a_player_vs_player_hand_keeps_its_seed_by_default() -> None:
+    """RULES.md §2.10: the seed rebuilds the deck, so folded hands and the undealt cards; a
+    Liêng hand's result and its recall carry no seed (the hand's record keeps it)."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        _, seat, result = await _finished_lieng_hand(services, hall)
+        assert result["hand"] == 1 and result["server_seed"] is None
+        commitments = {m["commitment"] for m in seat.messages if m.get("commitment")}
+        assert len(commitments) == 1, "the commitment was published during the hand"
+        (listed,) = services.recall.hands_for(seat.info.id, 5)
+        recalled = services.recall.hand_for(seat.info.id, listed["id"])
+        assert recalled is not None and recalled["server_seed"] is not None  # kept, server side
+
+    _run(body, timer_scale=0.01)
+
+
+def test_a_hall_revealing_every_seed_proves_the_deal() -> None:
+    """``reveal_seeds = "all"``: the Liêng result's seed matches the commitment published
+    during the hand and rebuilds the logged deck (what ``sanh verify`` computes)."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        actor, seat, result = await _finished_lieng_hand(services, hall)
+        seed = result["server_seed"]
+        assert seed, "revealed"
+        commitments = {m["commitment"] for m in seat.messages if m.get("commitment")}
+        assert commitments == {commitment_of(seed)}
+        deck = shuffled(DECKS[actor.game.info.deck], ProvablyFairRng(seed, actor.id, 1))
+        logged = [
+            event_from_json(actor.game, {k: v for k, v in e.items() if k not in {"kind", "seq"}})
+            for e in _events(actor, 1)
+        ]
+        shuffles = [e for e in logged if isinstance(e, Shuffle)]
+        assert shuffles and shuffles[0].order == tuple(deck)
+
+    _run(body, timer_scale=0.01, reveal_seeds="all")
+
+
+def test_reveal_seeds_takes_only_its_three_values() -> None:
+    assert Settings(reveal_seeds="none").reveals_seed(banked=True) is False
+    assert Settings().reveals_seed(banked=True) and not Settings().reveals_seed(banked=False)
+    with pytest.raises(ValueError, match="reveal_seeds must be one of house, all, none"):
+        Settings(reveal_seeds="sometimes")
