@@ -23,7 +23,8 @@ Refusals are codes too: an engine that refuses an action raises
 The hall's own refusals are codes of :data:`SERVER_TEXTS`: a table's answers (``table_full``,
 ``buy_in_between:4000:20000``), the WebSocket's sign-in and limits, the HTTP API's errors
 (``{"error": ..., "message": ..., "text": ...}``), account and clan refusals and the table
-setups the lobby may not create (:class:`sanh.errors.ConfigError`'s ``text``).
+setups the lobby may not create (:class:`sanh.errors.ConfigError`'s ``text``: the hall's checks
+and each game's own checks of its options, ``option_at_least:lieng.min_raise:1``).
 
 Codes stay plain strings, so settlements and views keep their JSON form and hand histories
 replay unchanged. A text that is not made of known codes (a record written before the codes)
@@ -391,8 +392,9 @@ SERVER_TEXTS: Mapping[str, str] = {
 }
 """What the hall refuses outside the rules (part of :data:`TEXTS`): a table's answers to
 joining, sitting, buying in and bots, the WebSocket's sign-in and limits, the HTTP API's
-errors, account and clan refusals, and a table setup the lobby may not create (a
-:class:`~sanh.errors.ConfigError`'s ``text``)."""
+errors, account and clan refusals, and a table setup the lobby or a game may not create (a
+:class:`~sanh.errors.ConfigError`'s ``text``; option values a player typed go through
+:func:`clean`)."""
 
 TEXTS: Mapping[str, str] = {**_DETAILS, **REFUSALS, **SERVER_TEXTS}
 """Every code and its English template."""
