@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.errors import ConfigError
 from sanh.eval.combos import Combo, Kind
-from sanh.games._texts import join, text
+from sanh.games._texts import clean, join, text
 from sanh.games.base import Action, Settlement, SettlementLine, TableConfig
 from sanh.types import Seat
 
@@ -86,7 +86,7 @@ def carry_seat(carry: Any, key: str, seats: int) -> Seat | None:
     if carry is None:
         return None
     if not isinstance(carry, dict):
-        raise ConfigError(f"carry must be a dict or null, not {carry!r}")
+        raise ConfigError(text=text("carry_invalid", "carry", clean(repr(carry))))
     value = carry.get(key)
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats:
         return value
@@ -99,10 +99,10 @@ def dealt_in_seats(config: TableConfig, multiple: int) -> tuple[bool, ...]:
     :raises ConfigError: if ``multiple`` is negative or fewer than two seats may start.
     """
     if multiple < 0:
-        raise ConfigError("platform.min_balance_multiple must not be negative")
+        raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
     dealt_in = tuple(stack >= multiple * config.stake for stack in config.stacks)
     if sum(dealt_in) < 2:
-        raise ConfigError(f"needs two players with at least {multiple} L to start")
+        raise ConfigError(text=text("two_players_needed", multiple))
     return dealt_in
 
 

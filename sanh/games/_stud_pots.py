@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import text
+from sanh.games._texts import clean, text
 from sanh.games.base import Action, AmountRange, Event, Game
 from sanh.types import Chips, Seat
 
@@ -399,7 +399,7 @@ def carry_dict(carry: Any) -> dict[str, Any]:
     try:
         return {str(k): v for k, v in carry}
     except (TypeError, ValueError):
-        raise ConfigError(f"carry must be name/value pairs, not {carry!r}") from None
+        raise ConfigError(text=text("carry_invalid", "carry", clean(repr(carry)))) from None
 
 
 def start_seat(host: Seat, in_hand: Sequence[bool], winner: Any, direction: int = 1) -> Seat:

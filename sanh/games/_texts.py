@@ -23,7 +23,8 @@ Refusals are codes too: an engine that refuses an action raises
 The hall's own refusals are codes of :data:`SERVER_TEXTS`: a table's answers (``table_full``,
 ``buy_in_between:4000:20000``), the WebSocket's sign-in and limits, the HTTP API's errors
 (``{"error": ..., "message": ..., "text": ...}``), account and clan refusals and the table
-setups the lobby may not create (:class:`sanh.errors.ConfigError`'s ``text``).
+setups the lobby may not create (:class:`sanh.errors.ConfigError`'s ``text``: the hall's checks
+and each game's own checks of its options, ``option_at_least:lieng.min_raise:1``).
 
 Codes stay plain strings, so settlements and views keep their JSON form and hand histories
 replay unchanged. A text that is not made of known codes (a record written before the codes)
@@ -363,11 +364,37 @@ SERVER_TEXTS: Mapping[str, str] = {
     "unknown_option": "{n0}: unknown option '{n1}'",
     "unknown_option_renamed": "{n0}: unknown option '{n1}' (now '{n2}')",
     "option_twice": "{n0}: option '{n1}' is given twice",
+    # ----- a game's own checks of its options and first hand (ConfigError: sanh/games/) --
+    "option_at_least": "option {n0} must be at least {n1}",
+    "option_not_negative": "option {n0} must not be negative",
+    "option_positive": "option {n0} must be positive, not {n1}",
+    "option_between": "option {n0} must be {n1}..{n2}, not {n3}",
+    "option_zero_or_at_least": "option {n0} must be 0 (none) or at least {n1}",
+    "option_not_seat": "option {n0}: {n1} is not a seat number 1..{n2}",
+    "option_numbers": "option {n0}: {n1} is not {n2} non-negative numbers like 50-40-...",
+    "option_multipliers": "option {n0}: {n1} is not non-negative integers like 1,2,3",
+    "option_total_paytable": (
+        "option {n0}: {n1} is not asian, macau or odds above 0 for every total 4..17"
+        " like 4=50,5=18,..."
+    ),
+    "bet_limits_impossible": "the bet limits {gold0}..{gold1} are impossible",
+    "bet_multiples_impossible": "the bet limits {n0} L..{n1} L are impossible",
+    "two_players_needed": "the game needs two players with at least {n0} L to start",
+    "two_seats_with_chips": "the game needs at least two seats with chips",
+    "buy_in_range": "a buy-in is from {gold0} to {gold1}, not {gold2}",
+    "buy_in_over_balance": "a buy-in of {gold0} exceeds the balance {gold1}",
+    # ----- a table's state as the hall hands it over (internal: stacks, host, carry) ----
+    "stacks_for_seats": "{n0} stacks for {n1} seats",
+    "clan_flags_for_seats": "{n0} clan flags for {n1} seats",
+    "stack_negative": "a stack is negative",
+    "host_not_seated": "host seat {n0} is not at the table",
+    "carry_invalid": "the state carried over from the last round is invalid ({n0}: {n1})",
 }
 """What the hall refuses outside the rules (part of :data:`TEXTS`): a table's answers to
 joining, sitting, buying in and bots, the WebSocket's sign-in and limits, the HTTP API's
-errors, account and clan refusals, and a table setup the lobby may not create (a
-:class:`~sanh.errors.ConfigError`'s ``text``)."""
+errors, account and clan refusals, and a table setup the lobby or a game may not create (a
+:class:`~sanh.errors.ConfigError`'s ``text``; option values a player typed go through
+:func:`clean`)."""
 
 TEXTS: Mapping[str, str] = {**_DETAILS, **REFUSALS, **SERVER_TEXTS}
 """Every code and its English template."""

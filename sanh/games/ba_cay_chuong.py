@@ -61,7 +61,7 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import describe, text
+from sanh.games._texts import clean, describe, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -224,12 +224,11 @@ class BaCayChuong(Game[ChuongState]):
         """
         self.check_config(config)
         options = self.options(config)
-        if int(options["bacaychuong.max_bet"]) < 1:
-            raise ConfigError("bacaychuong.max_bet must be at least 1")
-        if int(options["bacaychuong.min_cover_multiple"]) < 1:
-            raise ConfigError("bacaychuong.min_cover_multiple must be at least 1")
+        for name in ("bacaychuong.max_bet", "bacaychuong.min_cover_multiple"):
+            if int(options[name]) < 1:
+                raise ConfigError(text=text("option_at_least", name, 1))
         if int(options["platform.min_balance_multiple"]) < 0:
-            raise ConfigError("platform.min_balance_multiple must not be negative")
+            raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
         banker = _read_carry(config)
         n = config.seats
         minimum = max(config.stake, config.stake * int(options["platform.min_balance_multiple"]))
@@ -634,12 +633,12 @@ def _read_carry(config: TableConfig) -> Seat | None:
     if carry is None:
         return config.host
     if not isinstance(carry, dict) or "banker" not in carry:
-        raise ConfigError(f"Ba Cây Chương carry must be {{'banker': seat}}, not {carry!r}")
+        raise ConfigError(text=text("carry_invalid", "carry", clean(repr(carry))))
     banker = carry["banker"]
     if banker is None:
         return None
     if not isinstance(banker, int) or isinstance(banker, bool) or not 0 <= banker < config.seats:
-        raise ConfigError(f"the banker must be a seat at the table, not {banker!r}")
+        raise ConfigError(text=text("carry_invalid", "banker", clean(repr(banker))))
     return banker
 
 

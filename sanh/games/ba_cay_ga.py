@@ -59,7 +59,7 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import text
+from sanh.games._texts import clean, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -227,7 +227,7 @@ class BaCayGa(Game[GaState]):
         options = self.options(config)
         for name in ("bacayga.stake_multiple", "bacayga.ga_multiple"):
             if int(options[name]) < 1:
-                raise ConfigError(f"{name} must be at least 1")
+                raise ConfigError(text=text("option_at_least", name, 1))
         pot, members = _read_carry(config)
         stake, ga = self.amounts(config)
         n = config.seats
@@ -545,15 +545,15 @@ def _read_carry(config: TableConfig) -> tuple[Chips, tuple[Seat, ...]]:
     if carry is None:
         return 0, ()
     if not isinstance(carry, dict):
-        raise ConfigError(f"3 Cây Gà carry must be an object, not {carry!r}")
+        raise ConfigError(text=text("carry_invalid", "carry", clean(repr(carry))))
     pot = carry.get("pot", 0)
     members = carry.get("members", ())
     if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
-        raise ConfigError(f"the gà pot must be a non-negative integer, not {pot!r}")
+        raise ConfigError(text=text("carry_invalid", "pot", clean(repr(pot))))
     if not isinstance(members, list | tuple) or not all(
         isinstance(m, int) and not isinstance(m, bool) and 0 <= m < config.seats for m in members
     ):
-        raise ConfigError(f"gà members must be seats at the table, not {members!r}")
+        raise ConfigError(text=text("carry_invalid", "members", clean(repr(members))))
     return pot, tuple(sorted(set(members)))
 
 

@@ -596,11 +596,11 @@ class Game(Generic[S]):
         if config.stake <= 0:
             raise ConfigError(text=text("stake_not_positive", config.stake))
         if len(config.stacks) != config.seats:
-            raise ConfigError(f"{len(config.stacks)} stacks for {config.seats} seats")
+            raise ConfigError(text=text("stacks_for_seats", len(config.stacks), config.seats))
         if any(stack < 0 for stack in config.stacks):
-            raise ConfigError("a stack is negative")
+            raise ConfigError(text=text("stack_negative"))
         if not 0 <= config.host < config.seats:
-            raise ConfigError(f"host seat {config.host} is not at the table")
+            raise ConfigError(text=text("host_not_seated", config.host))
         self.options(config)
 
     def validate(self, state: S, event: Event) -> None:

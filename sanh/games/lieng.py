@@ -163,11 +163,12 @@ def _settings_of(options: tuple[tuple[str, Any], ...]) -> LiengSettings:
     raise_cap = int(values["lieng.raise_cap"])
     multiple = int(values["platform.min_balance_multiple"])
     if min_raise < 1:
-        raise ConfigError("option lieng.min_raise must be at least 1 (L)")
+        raise ConfigError(text=text("option_at_least", "lieng.min_raise", 1))
     if raise_cap and raise_cap < min_raise:
-        raise ConfigError("option lieng.raise_cap must be 0 (none) or at least lieng.min_raise")
+        code = text("option_zero_or_at_least", "lieng.raise_cap", "lieng.min_raise")
+        raise ConfigError(text=code)
     if multiple < 0:
-        raise ConfigError("option platform.min_balance_multiple must not be negative")
+        raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
     face: Literal["ranks_then_suit", "top_card"] = (
         "top_card" if values["lieng.face_compare"] == "top_card" else "ranks_then_suit"
     )
@@ -331,9 +332,7 @@ class Lieng(Game[LiengState]):
             can_start(stack, config.stake, opts.min_balance_multiple) for stack in config.stacks
         )
         if sum(in_hand) < 2:
-            raise ConfigError(
-                f"Liêng needs two players with at least {opts.min_balance_multiple} L to start"
-            )
+            raise ConfigError(text=text("two_players_needed", opts.min_balance_multiple))
         start = start_seat(
             config.host, in_hand, carry_dict(config.carry).get("winner"), opts.direction
         )

@@ -100,7 +100,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import join, text
+from sanh.games._texts import clean, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -344,19 +344,17 @@ class _Rules:
 @lru_cache(maxsize=256)
 def _rules_of(options: tuple[tuple[str, OptionValue], ...]) -> _Rules:
     values = dict(options)
+    eat = str(values["phom.eat_multipliers"])
     try:
-        multipliers = tuple(int(x) for x in str(values["phom.eat_multipliers"]).split(","))
+        multipliers = tuple(int(x) for x in eat.split(","))
     except ValueError:
-        raise ConfigError(
-            f"phom.eat_multipliers must be integers like '1,2,3', "
-            f"not {values['phom.eat_multipliers']!r}"
-        ) from None
+        multipliers = ()
     if not multipliers or any(m < 0 for m in multipliers):
-        raise ConfigError("phom.eat_multipliers must be non-negative integers")
-    if int(values["phom.chot_multiplier"]) < 0:
-        raise ConfigError("phom.chot_multiplier must not be negative")
-    if int(values["platform.min_balance_multiple"]) < 0:
-        raise ConfigError("platform.min_balance_multiple must not be negative")
+        code = text("option_multipliers", "phom.eat_multipliers", clean(repr(eat)))
+        raise ConfigError(text=code)
+    for name in ("phom.chot_multiplier", "platform.min_balance_multiple"):
+        if int(values[name]) < 0:
+            raise ConfigError(text=text("option_not_negative", name))
     return _Rules(
         tai=bool(values["phom.tai"]),
         per_game=values["phom.eat_ordinal"] == "per_game",
@@ -1047,12 +1045,12 @@ def _read_carry(config: TableConfig) -> Seat | None:
     if carry is None:
         return None
     if not isinstance(carry, dict):
-        raise ConfigError(f"Phỏm carry must be {{'winner': seat}}, not {carry!r}")
+        raise ConfigError(text=text("carry_invalid", "carry", clean(repr(carry))))
     winner = carry.get("winner")
     if winner is None:
         return None
     if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < config.seats:
-        raise ConfigError(f"the previous winner must be a seat at the table, not {winner!r}")
+        raise ConfigError(text=text("carry_invalid", "winner", clean(repr(winner))))
     return winner
 
 

@@ -107,7 +107,7 @@ from sanh.games._shedding import (
     seats_from,
     settle_debts,
 )
-from sanh.games._texts import text
+from sanh.games._texts import clean, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -407,10 +407,11 @@ class SamLoc(Game[SamState]):
         wins = tuple(w.strip() for w in str(o["samloc.instant_wins"]).split(",") if w.strip())
         unknown = [w for w in wins if w not in SAM_INSTANT_WINS]
         if unknown:
-            raise ConfigError(f"samloc.instant_wins: unknown hands {unknown}")
+            bad, allowed = clean(repr(", ".join(unknown))), ", ".join(SAM_INSTANT_WINS)
+            raise ConfigError(text=text("option_not_allowed", "samloc.instant_wins", bad, allowed))
         for name in ("samloc.thoi_finish_penalty", "samloc.quad_ace_cut_value"):
             if int(o[name]) < 0:
-                raise ConfigError(f"{name} must not be negative")
+                raise ConfigError(text=text("option_not_negative", name))
         return SamRules(
             first_leader=str(o["samloc.first_leader"]),
             sam_fail_ends_game=bool(o["samloc.sam_fail_ends_game"]),

@@ -208,7 +208,7 @@ class CloseBetting(Action):
 
 
 # ----- payouts ---------------------------------------------------------------------------
-def parse_total_paytable(text: str) -> tuple[int, ...]:
+def parse_total_paytable(spec: str) -> tuple[int, ...]:
     """The odds of totals 4..17 from ``asian``, ``macau`` or ``4=50,5=18,...,17=50``.
 
     :raises ConfigError: if the text does not name every total 4..17 with positive odds.
@@ -216,19 +216,19 @@ def parse_total_paytable(text: str) -> tuple[int, ...]:
     >>> parse_total_paytable("asian")[0]
     50
     """
-    if text in TOTAL_PAYTABLES:
-        return TOTAL_PAYTABLES[text]
+    if spec in TOTAL_PAYTABLES:
+        return TOTAL_PAYTABLES[spec]
     odds: dict[int, int] = {}
     try:
-        for part in text.replace(";", ",").split(","):
+        for part in spec.replace(";", ",").split(","):
             key, value = part.replace(":", "=").split("=")
             odds[int(key)] = int(value)
+        complete = sorted(odds) == list(range(4, 18)) and all(v > 0 for v in odds.values())
     except ValueError:
-        raise ConfigError(
-            f"taixiu.total_paytable: {text!r} is not asian, macau or 4=50,5=18,..."
-        ) from None
-    if sorted(odds) != list(range(4, 18)) or any(v <= 0 for v in odds.values()):
-        raise ConfigError(f"taixiu.total_paytable: {text!r} must give every total 4..17 odds > 0")
+        complete = False
+    if not complete:
+        code = text("option_total_paytable", "taixiu.total_paytable", clean(repr(spec)))
+        raise ConfigError(text=code)
     return tuple(odds[k] for k in range(4, 18))
 
 
@@ -505,11 +505,11 @@ class TaiXiu(Game[TaiXiuState]):
         min_bet = int(options["taixiu.min_bet"]) or config.stake
         max_bet = int(options["taixiu.max_bet"])
         if min_bet <= 0 or max_bet < 0 or (max_bet and max_bet < min_bet):
-            raise ConfigError(f"tai xiu limits {min_bet}..{max_bet} are impossible")
+            raise ConfigError(text=text("bet_limits_impossible", min_bet, max_bet))
         total_odds = parse_total_paytable(str(options["taixiu.total_paytable"]))
         treasury_min = int(options["clan.treasury_min_stake"])
         if treasury_min < 0:
-            raise ConfigError("clan.treasury_min_stake must not be negative")
+            raise ConfigError(text=text("option_not_negative", "clan.treasury_min_stake"))
         return BetRules(
             table=table,
             fee_bp=FEE_BP[table],
@@ -528,7 +528,8 @@ class TaiXiu(Game[TaiXiuState]):
         """A round with its betting window open. :raises ConfigError: on a bad config."""
         self.check_config(config)
         if config.clan_members and len(config.clan_members) != config.seats:
-            raise ConfigError(f"{len(config.clan_members)} clan flags for {config.seats} seats")
+            flags = (len(config.clan_members), config.seats)
+            raise ConfigError(text=text("clan_flags_for_seats", *flags))
         empty: tuple[Stakes, ...] = ((),) * config.seats
         state = TaiXiuState(
             config=config,

@@ -231,10 +231,11 @@ class Paytable:
         """The paytable of a table's resolved options. :raises ConfigError: if malformed."""
         pct = int(options["teenpatti.main_pays_pct"])
         if not 1 <= pct <= 100:
-            raise ConfigError(f"teenpatti.main_pays_pct must be 1..100, not {pct}")
+            code = text("option_between", "teenpatti.main_pays_pct", 1, 100, pct)
+            raise ConfigError(text=code)
         tie = int(options["teenpatti.tie_pays"])
         if tie <= 0:
-            raise ConfigError(f"teenpatti.tie_pays must be positive, not {tie}")
+            raise ConfigError(text=text("option_positive", "teenpatti.tie_pays", tie))
         pair_plus = _parse_paytable(
             "teenpatti.pairplus_paytable", str(options["teenpatti.pairplus_paytable"]), 6
         )
@@ -249,14 +250,14 @@ class Paytable:
         )
 
 
-def _parse_paytable(name: str, text: str, count: int) -> tuple[int, ...]:
-    parts = text.replace(",", "-").replace("/", "-").split("-")
+def _parse_paytable(name: str, spec: str, count: int) -> tuple[int, ...]:
+    parts = spec.replace(",", "-").replace("/", "-").split("-")
     try:
         values = tuple(int(p) for p in parts)
     except ValueError:
-        raise ConfigError(f"{name}: {text!r} is not {count} numbers like 50-40-...") from None
+        values = ()
     if len(values) != count or any(v < 0 for v in values):
-        raise ConfigError(f"{name}: {text!r} must be {count} non-negative numbers")
+        raise ConfigError(text=text("option_numbers", name, clean(repr(spec)), count))
     return values
 
 
@@ -452,7 +453,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         low = int(options["teenpatti.bet_min_multiple"]) * config.stake
         high = int(options["teenpatti.bet_max_multiple"]) * config.stake
         if low <= 0 or high < low:
-            raise ConfigError(f"teen patti limits {low}..{high} are impossible")
+            raise ConfigError(text=text("bet_limits_impossible", low, high))
         return low, high
 
     # ----- turn ----------------------------------------------------------------------------

@@ -76,7 +76,7 @@ from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
-from sanh.games._texts import describe, join, text
+from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -175,13 +175,13 @@ class HoldemParams:
     mucked: frozenset[Seat]
 
 
-def _seat_list(text: str, seats: int, name: str) -> frozenset[Seat]:
+def _seat_list(spec: str, seats: int, name: str) -> frozenset[Seat]:
     out = set()
-    for part in text.replace(" ", "").split(","):
+    for part in spec.replace(" ", "").split(","):
         if not part:
             continue
         if not part.isdigit() or not 1 <= int(part) <= seats:
-            raise ConfigError(f"option {name}: {part!r} is not a seat number 1..{seats}")
+            raise ConfigError(text=text("option_not_seat", name, clean(repr(part)), seats))
         out.add(int(part) - 1)
     return frozenset(out)
 
@@ -272,7 +272,7 @@ def first_button(config: TableConfig) -> Seat:
     seats = config.seats
     playing = [seat for seat in range(seats) if stacks[seat] > 0]
     if len(playing) < 2:
-        raise ConfigError("Hold'em needs at least two seats with chips")
+        raise ConfigError(text=text("two_seats_with_chips"))
     start = config.host
     carry = config.carry
     if isinstance(carry, dict) and isinstance(carry.get("button"), int):
@@ -1014,7 +1014,7 @@ class TexasHoldem(Game[HoldemState]):
         min_bet = int(options.get("holdem.min_bet", 0)) or big_blind
         for name in ("holdem.big_blind", "holdem.min_bet", "holdem.ante"):
             if int(options.get(name, 0)) < 0:
-                raise ConfigError(f"option {name} must not be negative")
+                raise ConfigError(text=text("option_not_negative", name))
         return HoldemParams(
             small_blind=stake,
             big_blind=big_blind,

@@ -294,7 +294,7 @@ def resolve_rules(
     low = int(merged["tcp.bet_min_multiple"])
     high = int(merged["tcp.bet_max_multiple"])
     if low < 1 or high < low:
-        raise ConfigError(f"three-card-poker: bet limits {low} L..{high} L are impossible")
+        raise ConfigError(text=text("bet_multiples_impossible", low, high))
     return TcpRules(
         variant=variant,
         shared_player_hand=bool(merged["tcp.shared_player_hand"]),

@@ -181,9 +181,9 @@ def buyin_amount(balance: Chips, stake: Chips, requested: Chips | None = None) -
     if requested is None:
         return min(high, balance)
     if not low <= requested <= high:
-        raise ConfigError(f"a buy-in is from {low} to {high}, not {requested}")
+        raise ConfigError(text=text("buy_in_range", low, high, requested))
     if requested > balance:
-        raise ConfigError(f"a buy-in of {requested} exceeds the balance {balance}")
+        raise ConfigError(text=text("buy_in_over_balance", requested, balance))
     return requested
 
 
@@ -274,9 +274,10 @@ def _settings_of(options: tuple[tuple[str, Any], ...]) -> XiToSettings:
     values = XiTo().options(TableConfig(seats=2, options=options))
     for name in ("xito.round1_pct", "xito.late_unit_pct"):
         if not 1 <= int(values[name]) <= 100:
-            raise ConfigError(f"option {name} must be 1..100, not {values[name]}")
+            code = text("option_between", name, 1, 100, int(values[name]))
+            raise ConfigError(text=code)
     if int(values["xito.max_raises"]) < 0:
-        raise ConfigError("option xito.max_raises must not be negative")
+        raise ConfigError(text=text("option_not_negative", "xito.max_raises"))
     return XiToSettings(
         variant=int(values["xito.variant"]),
         auto_follow_2=bool(values["xito.auto_follow_2"]),
@@ -418,7 +419,7 @@ class XiTo(Game[XiToState]):
         opts = settings(config)
         in_hand = tuple(stack >= config.stake for stack in config.stacks)
         if sum(in_hand) < 2:
-            raise ConfigError("Xì tố needs two players with a stake of at least L")
+            raise ConfigError(text=text("two_players_needed", 1))
         carry = carry_dict(config.carry)
         start = start_seat(config.host, in_hand, carry.get("winner"))
         hole_5th, tay_max = opts.hole_5th, opts.tay_max
