@@ -240,6 +240,9 @@ class OptionSpec:
     aliases: tuple[str, ...] = ()
     """Earlier names of the option, deprecated: read from older configs and hand histories
     (:meth:`Game.canonical_options`), never accepted by :meth:`Game.options`."""
+    replay_only: bool = False
+    """An option for replaying recorded hands only (Hold'em's unknown and mucked seats): the
+    engine takes it, the hall never offers it nor accepts it for a table."""
 
     def check(self, value: object) -> OptionValue:
         """Validate one value; :class:`ConfigError` if it is not allowed."""

@@ -214,9 +214,15 @@ HOLDEM_OPTIONS = (
     OptionSpec("holdem.ante", 0, (), "ante in minor units (hand histories)"),
     OptionSpec("holdem.big_blind_ante", False, (), "the big blind pays one ante for the table"),
     OptionSpec(
-        "holdem.unknown_cards", "", (), "replays: seats (1-based) whose hole cards are unknown"
+        "holdem.unknown_cards",
+        "",
+        (),
+        "replays: seats (1-based) whose hole cards are unknown",
+        replay_only=True,
     ),
-    OptionSpec("holdem.mucked", "", (), "replays: seats (1-based) that muck at showdown"),
+    OptionSpec(
+        "holdem.mucked", "", (), "replays: seats (1-based) that muck at showdown", replay_only=True
+    ),
     OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
 )
 

@@ -324,7 +324,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                     "seats_max": info.seats_max,
                     "deck": info.deck,
                     "banked": info.banked,
-                    "options": [to_jsonable(o) for o in info.options],
+                    "options": [to_jsonable(o) for o in info.options if not o.replay_only],
                     "actions": [cls.__name__ for cls in info.action_types],
                 }
             )

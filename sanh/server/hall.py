@@ -212,6 +212,9 @@ class Hall:
         # Validate the options against the game (unknown names and bad values are refused).
         options = dict(options)
         names = {spec.name for spec in info.options}
+        for option in info.options:
+            if option.replay_only and option.name in options:
+                raise ConfigError(text=text("option_replay_only", option.name))
         if quick and "table.quick_mode" in names:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))

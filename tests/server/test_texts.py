@@ -236,3 +236,30 @@ def test_a_setup_the_game_refuses_is_refused_when_the_table_is_created() -> None
     assert "lieng.min_raise" in refused["message"], refused
     lieng = [t for t in lobby["tables"] if t["game"] == "lieng" and not t.get("system")]
     assert [t["id"] for t in lieng] == [created["id"]], lobby
+
+
+def test_replay_only_options_are_neither_offered_nor_accepted() -> None:
+    """Hold'em's ``holdem.unknown_cards`` and ``holdem.mucked`` replay recorded hands (PHH
+    ``????`` cards, mucks); at a table a host could blind a seat or forfeit its showdown, so
+    the lobby does not list them and refuses them."""
+    table = {"game": "texas-holdem", "stake": 100, "seats": 6}
+    games, unknown, mucked = _api(
+        [
+            ("GET", "/api/games", None, False),
+            ("POST", "/api/tables", {**table, "options": {"holdem.unknown_cards": "2"}}, True),
+            ("POST", "/api/tables", {**table, "options": {"holdem.mucked": "1"}}, True),
+        ]
+    )
+    (holdem,) = [g for g in games["games"] if g["id"] == "texas-holdem"]
+    offered = {o["name"] for o in holdem["options"]}
+    assert "holdem.require_hole_card" in offered
+    assert not offered & {"holdem.unknown_cards", "holdem.mucked"}
+    assert (unknown["status"], unknown["error"], unknown["text"]) == (
+        422,
+        "bad_config",
+        "option_replay_only:holdem.unknown_cards",
+    )
+    assert mucked["text"] == "option_replay_only:holdem.mucked"
+    assert (
+        mucked["message"] == "option holdem.mucked is for replaying recorded hands, not for a table"
+    )
