@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 
 from sanh.cli._texts import web_strings
 from sanh.games import REGISTRY
+from sanh.games.base import OptionSpec
 from sanh.i18n import LANGUAGES
 from tests.web.conftest import start_hall
 from tests.web.helpers import (
@@ -20,6 +21,11 @@ from tests.web.helpers import (
     sign_in,
     switch_language,
 )
+
+
+def offered_options(game: str) -> list[OptionSpec]:
+    """The options the create-table form offers: every one but those for replays only."""
+    return [o for o in REGISTRY[game].info.options if not o.replay_only]
 
 
 def test_every_page_in_both_languages_shows_no_untranslated_key(page: Page, tmp_path: Path) -> None:
@@ -34,9 +40,7 @@ def test_every_page_in_both_languages_shows_no_untranslated_key(page: Page, tmp_
             page.wait_for_function(
                 "g => document.querySelector('#create-game')?.value === g", arg=game
             )
-            assert page.locator("#create-options [data-opt]").count() == len(
-                REGISTRY[game].info.options
-            )
+            assert page.locator("#create-options [data-opt]").count() == len(offered_options(game))
             check_both_languages(page)
         create_table(page, "poker-aof", seats=2, bots=1)
         play_round(page, "poker-aof")
@@ -67,7 +71,7 @@ def test_every_option_of_the_create_table_form_has_its_help_as_a_tooltip(
                 switch_language(page, lang)
                 index = LANGUAGES.index(lang)
                 want = []
-                for option in REGISTRY[game].info.options:
+                for option in offered_options(game):
                     key = f"option_help.{game}.{option.name}"
                     key = key if key in table else f"option_help.{option.name}"
                     want.append(table[key][index])
