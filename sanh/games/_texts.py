@@ -363,6 +363,9 @@ SERVER_TEXTS: Mapping[str, str] = {
     "option_timer": "option {n0}: a timer of 1 to {n1} seconds, not {n2}",
     "unknown_option": "{n0}: unknown option '{n1}'",
     "option_replay_only": "option {n0} is for replaying recorded hands, not for a table",
+    "option_over_house_paytable": (
+        "option {n0} may not pay more than the rules' paytables at a table the house banks"
+    ),
     "unknown_option_renamed": "{n0}: unknown option '{n1}' (now '{n2}')",
     "option_twice": "{n0}: option '{n1}' is given twice",
     # ----- a game's own checks of its options and first hand (ConfigError: sanh/games/) --

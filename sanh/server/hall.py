@@ -14,6 +14,7 @@ from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
 from sanh.games.base import Game, TableConfig
+from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
@@ -220,6 +221,7 @@ class Hall:
         quick = quick or bool(options.get("table.quick_mode", False))
         rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
         _check_setup(rules, stake, count, options)
+        _check_house_paytables(rules, options)
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(
             game=info.id,
@@ -285,3 +287,31 @@ def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, An
             seats=count, stake=stake, stacks=(stake * 1_000_000,) * count, options=options
         )
         rules.new_state(probe)
+
+
+def _check_house_paytables(rules: Game[Any], options: dict[str, Any]) -> None:
+    """At a table the house banks, a host may choose among the rule texts' paytables but not
+    pay more than they do: the engines take any paytable (for analysis), the hall does not let
+    a player set what the house pays. (A player-hosted Tài Xỉu bank pays its own bets.)
+    :raises ConfigError: ``option_over_house_paytable``."""
+    values = rules.options(TableConfig.make(seats=rules.info.seats_min, options=options))
+    pays: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+    if rules.info.id == "tai-xiu" and values["taixiu.table"] != "player":
+        most = tuple(map(max, *TOTAL_PAYTABLES.values()))
+        name = "taixiu.total_paytable"
+        pays.append((name, parse_total_paytable(str(values[name])), most))
+    elif rules.info.id == "teen-patti-2020":
+        defaults = {o.name: o.default for o in rules.info.options}
+        for name in ("teenpatti.main_pays_pct", "teenpatti.tie_pays"):
+            pays.append((name, (int(values[name]),), (int(defaults[name]),)))
+        for name in ("teenpatti.pairplus_paytable", "teenpatti.six_card_paytable"):
+            most = _numbers(str(defaults[name]))
+            pays.append((name, _numbers(str(values[name])), most))
+    for name, paid, most in pays:
+        if any(p > m for p, m in zip(paid, most, strict=True)):
+            raise ConfigError(text=text("option_over_house_paytable", name))
+
+
+def _numbers(spec: str) -> tuple[int, ...]:
+    """A Teen Patti paytable option's numbers (the engine has checked its form)."""
+    return tuple(int(p) for p in spec.replace(",", "-").replace("/", "-").split("-"))

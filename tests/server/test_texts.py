@@ -263,3 +263,54 @@ def test_replay_only_options_are_neither_offered_nor_accepted() -> None:
     assert (
         mucked["message"] == "option holdem.mucked is for replaying recorded hands, not for a table"
     )
+
+
+def test_a_host_may_not_make_the_house_pay_more_than_the_rules_paytables() -> None:
+    """House tables take the rule texts' paytables (Tài Xỉu's asian or macau, Teen Patti's
+    defaults or less) but nothing more generous; a player-hosted Tài Xỉu bank pays its own."""
+    generous = ",".join(f"{total}=100" for total in range(4, 18))
+    teen = {"game": "teen-patti-2020", "stake": 100, "seats": 5}
+    tai = {"game": "tai-xiu", "stake": 100, "seats": 5}
+    answers = _api(
+        [
+            ("POST", "/api/tables", {**teen, "options": {"teenpatti.tie_pays": 50}}, True),
+            ("POST", "/api/tables", {**teen, "options": {"teenpatti.tie_pays": 51}}, True),
+            ("POST", "/api/tables", {**teen, "options": {"teenpatti.main_pays_pct": 100}}, True),
+            (
+                "POST",
+                "/api/tables",
+                {**teen, "options": {"teenpatti.pairplus_paytable": "50-40-30-6-3-2"}},
+                True,
+            ),
+            (
+                "POST",
+                "/api/tables",
+                {**teen, "options": {"teenpatti.pairplus_paytable": "40-30-20-5-2-1"}},
+                True,
+            ),
+            ("POST", "/api/tables", {**tai, "options": {"taixiu.total_paytable": "macau"}}, True),
+            ("POST", "/api/tables", {**tai, "options": {"taixiu.total_paytable": generous}}, True),
+            (
+                "POST",
+                "/api/tables",
+                {**tai, "options": {"taixiu.total_paytable": generous, "taixiu.table": "player"}},
+                True,
+            ),
+        ]
+    )
+    got = [(a["status"], a.get("text")) for a in answers]
+    over = "option_over_house_paytable:"
+    assert got == [
+        (201, None),
+        (422, over + "teenpatti.tie_pays"),
+        (422, over + "teenpatti.main_pays_pct"),
+        (422, over + "teenpatti.pairplus_paytable"),
+        (201, None),
+        (201, None),
+        (422, over + "taixiu.total_paytable"),
+        (201, None),
+    ], answers
+    assert answers[1]["message"] == (
+        "option teenpatti.tie_pays may not pay more than the rules' paytables"
+        " at a table the house banks"
+    )
