@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,7 +13,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
-from sanh.games.base import Game, TableConfig
+from sanh.games.base import Game, OptionValue, TableConfig
 from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
@@ -219,9 +219,9 @@ class Hall:
         if quick and "table.quick_mode" in names:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))
-        rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
+        values = rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
         _check_setup(rules, stake, count, options)
-        _check_house_paytables(rules, options)
+        _check_house_paytables(rules, values)
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(
             game=info.id,
@@ -289,12 +289,12 @@ def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, An
         rules.new_state(probe)
 
 
-def _check_house_paytables(rules: Game[Any], options: dict[str, Any]) -> None:
+def _check_house_paytables(rules: Game[Any], values: Mapping[str, OptionValue]) -> None:
     """At a table the house banks, a host may choose among the rule texts' paytables but not
     pay more than they do: the engines take any paytable (for analysis), the hall does not let
     a player set what the house pays. (A player-hosted Tài Xỉu bank pays its own bets.)
+    ``values``: every option's value (:meth:`Game.options`).
     :raises ConfigError: ``option_over_house_paytable``."""
-    values = rules.options(TableConfig.make(seats=rules.info.seats_min, options=options))
     pays: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
     if rules.info.id == "tai-xiu" and values["taixiu.table"] != "player":
         most = tuple(map(max, *TOTAL_PAYTABLES.values()))

@@ -10,22 +10,21 @@ paytable) reach the lobby, which shows ``text.<code>`` in the player's language.
 from __future__ import annotations
 
 import ast
-import json
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sanh.cli._texts import web_strings
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY
 from sanh.games._texts import TEXTS, describe, parse, placeholders
 from sanh.games.base import TableConfig
 from sanh.games.xi_to import buyin_amount
+from tests.source_scan import call_name, package_sources
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((ROOT / "sanh" / "web" / "i18n.json").read_text(encoding="utf-8"))["strings"]
+STRINGS = web_strings()
 LEFTOVER = re.compile(r"\{[a-z]+\d\}")
 
 CASES: list[tuple[str, dict[str, Any], str, str]] = [
@@ -179,14 +178,6 @@ def test_a_refused_buy_in_shows_gold() -> None:
 
 
 # ----- the static check -------------------------------------------------------------------------
-def _name(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return ""
-
-
 def _problem(call: ast.Call) -> str | None:
     """Why a ``ConfigError(...)`` call carries no text code (None if it does, as far as the
     source tells)."""
@@ -195,7 +186,7 @@ def _problem(call: ast.Call) -> str | None:
             return f"the English {arg.value!r} without a text code"
         if isinstance(arg, ast.JoinedStr | ast.BinOp):
             return "an English sentence built without a text code"
-        if isinstance(arg, ast.Call) and _name(arg.func) in {"format", "str"}:
+        if isinstance(arg, ast.Call) and call_name(arg.func) in {"format", "str"}:
             return "a formatted sentence without a text code"
     code = next((k.value for k in call.keywords if k.arg == "text"), None)
     if code is None:
@@ -204,7 +195,7 @@ def _problem(call: ast.Call) -> str | None:
         parts = parse(code.value) if isinstance(code.value, str) else ()
         known = bool(parts) and all(name in TEXTS for name, _ in parts)
         return None if known else f"text={code.value!r} is no known code"
-    if isinstance(code, ast.Call) and _name(code.func) == "text":
+    if isinstance(code, ast.Call) and call_name(code.func) == "text":
         first = code.args[0] if code.args else None
         if isinstance(first, ast.Constant) and first.value not in TEXTS:
             return f"text({first.value!r}) names no code"
@@ -215,19 +206,19 @@ def _config_errors(tree: ast.AST) -> list[ast.Call]:
     return [
         node
         for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and _name(node.func) == "ConfigError"
+        if isinstance(node, ast.Call) and call_name(node.func) == "ConfigError"
     ]
 
 
 def test_no_config_error_in_the_source_is_an_english_sentence() -> None:
     checked = 0
     problems = []
-    for path in sorted((ROOT / "sanh").rglob("*.py")):
-        for call in _config_errors(ast.parse(path.read_text(encoding="utf-8"))):
+    for path, tree in package_sources():
+        for call in _config_errors(tree):
             checked += 1
             problem = _problem(call)
             if problem:
-                problems.append(f"{path.relative_to(ROOT)}:{call.lineno}: {problem}")
+                problems.append(f"{path}:{call.lineno}: {problem}")
     assert checked > 50, checked
     assert not problems, "\n".join(problems)
 

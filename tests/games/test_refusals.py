@@ -13,22 +13,21 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from sanh.cards.rng import SeededRng
+from sanh.cli._texts import web_strings
 from sanh.errors import IllegalActionError
 from sanh.games import REGISTRY
 from sanh.games._texts import REFUSALS, TEXTS, describe, parse, placeholders
 from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
+from tests.source_scan import call_name, package_sources
 
-ROOT = Path(__file__).resolve().parents[2]
-STRINGS = json.loads((ROOT / "sanh" / "web" / "i18n.json").read_text(encoding="utf-8"))["strings"]
+STRINGS = web_strings()
 SEEDS = 6
 TRIES_PER_STATE = 24
 LEFTOVER = re.compile(r"\{[a-z]+\d\}")
@@ -143,14 +142,6 @@ REASON_FUNCTIONS = re.compile(r"^(_\w+_problem|raise_refusal|_phase_hint)$")
 BUILDERS = {"text", "join"}
 
 
-def _name(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return ""
-
-
 def _bad_reason(node: ast.expr) -> str | None:
     """Why ``node`` is no reason code (None if it is one or cannot be told statically)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -162,13 +153,13 @@ def _bad_reason(node: ast.expr) -> str | None:
         return "an f-string is no text code"
     if isinstance(node, ast.BinOp):
         return "a built string is no text code"
-    if isinstance(node, ast.Call) and _name(node.func) in {"format", "str"}:
+    if isinstance(node, ast.Call) and call_name(node.func) in {"format", "str"}:
         return "a formatted string is no text code"
-    if isinstance(node, ast.Call) and _name(node.func) in BUILDERS:
+    if isinstance(node, ast.Call) and call_name(node.func) in BUILDERS:
         code = node.args[0] if node.args else None
-        if _name(node.func) == "text" and isinstance(code, ast.Constant):
+        if call_name(node.func) == "text" and isinstance(code, ast.Constant):
             return None if code.value in TEXTS else f"text({code.value!r}) names no code"
-        for arg in node.args if _name(node.func) == "join" else ():
+        for arg in node.args if call_name(node.func) == "join" else ():
             problem = _bad_reason(arg)
             if problem:
                 return problem
@@ -179,7 +170,7 @@ def _bad_reason(node: ast.expr) -> str | None:
                 return problem
     if (
         isinstance(node, ast.Call)
-        and _name(node.func) == "get"
+        and call_name(node.func) == "get"
         and isinstance(node.func, ast.Attribute)
     ):
         for part in (node.func.value, *node.args[1:]):
@@ -193,7 +184,7 @@ def _reasons(tree: ast.AST) -> list[ast.expr]:
     out: list[ast.expr] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            name = _name(node.func)
+            name = call_name(node.func)
             if name in RAISERS:
                 out += node.args[1:2]
                 out += [k.value for k in node.keywords if k.arg == "reason"]
@@ -207,13 +198,12 @@ def _reasons(tree: ast.AST) -> list[ast.expr]:
 def test_no_refusal_in_the_source_is_an_english_sentence() -> None:
     checked = 0
     problems = []
-    for path in sorted((ROOT / "sanh").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+    for path, tree in package_sources():
         for node in _reasons(tree):
             checked += 1
             problem = _bad_reason(node)
             if problem:
-                problems.append(f"{path.relative_to(ROOT)}:{node.lineno}: {problem}")
+                problems.append(f"{path}:{node.lineno}: {problem}")
     assert checked > 150, checked
     assert not problems, "\n".join(problems)
 

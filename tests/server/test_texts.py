@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,8 +19,7 @@ from sanh.server.app import create_app
 from sanh.server.hall import Hall
 from sanh.server.settings import Settings
 from sanh.server.wallet_services import WalletServices
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.source_scan import ROOT, call_name
 
 
 def _api(calls: list[tuple[str, str, dict[str, Any] | None, bool]]) -> list[dict[str, Any]]:
@@ -137,14 +135,6 @@ FREE = {"_error", "_send_free_error"}
 the English of a code (``describe(reason)``)."""
 
 
-def _name(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return node.attr
-    return ""
-
-
 def _english(node: ast.expr) -> bool:
     """Whether ``node`` is plainly English (a sentence, an f-string, a built string)."""
     if isinstance(node, ast.JoinedStr | ast.BinOp):
@@ -156,7 +146,7 @@ def _english(node: ast.expr) -> bool:
 
 
 def _words(node: ast.Call) -> list[ast.expr]:
-    name = _name(node.func)
+    name = call_name(node.func)
     keywords = {k.arg: k.value for k in node.keywords}
     if name == "ApiError":
         return [*node.args[2:3], *(v for k, v in keywords.items() if k in {"message", "text"})]
@@ -174,7 +164,7 @@ def problems_in(source: str) -> tuple[int, list[str]]:
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
             continue
-        name = _name(node.func)
+        name = call_name(node.func)
         if name not in {*WORDS, "ApiError", "Error"}:
             continue
         checked += 1
