@@ -38,6 +38,7 @@ from sanh.ledger.players import (
 )
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
+from sanh.server.clock import Clock, wait_until
 from sanh.server.hall import Hall
 from sanh.server.services import PlayerInfo
 from sanh.server.settings import Settings
@@ -500,19 +501,18 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         hall.metrics.connections += 1
         conn: Connection | None = None
         writer: asyncio.Task[None] | None = None
-        bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
+        clock = hall.clock
+        bucket = _Bucket(settings.rate_per_second, settings.rate_burst, clock)
         strikes: list[float] = []
         """When each recent refused frame came (within ``strike_window``)."""
-        sign_in_by = time.monotonic() + settings.hello_timeout
+        sign_in_by = clock.now() + settings.hello_timeout
         try:
             # The session token comes in the first frame (a hello), never in the URL: the
             # access log prints URLs (docs/protocol.md, "Signing in").
             while True:
                 if conn is None:
                     try:  # a connection that never signs in does not stay open
-                        frame = await asyncio.wait_for(
-                            websocket.receive(), max(0.0, sign_in_by - time.monotonic())
-                        )
+                        frame = await wait_until(clock, websocket.receive(), sign_in_by)
                     except TimeoutError:
                         timeout = clean(f"{settings.hello_timeout:g}")
                         await _send_refusal(
@@ -532,7 +532,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 hall.metrics.messages_in += 1
                 problem = _check_frame(data, bucket, settings)
                 if problem is not None:
-                    now = time.monotonic()
+                    now = clock.now()
                     strikes = [t for t in strikes if now - t < settings.strike_window]
                     strikes.append(now)
                     await _send_refusal(websocket, conn, hall, *problem)
@@ -712,14 +712,15 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
 class _Bucket:
     """A token bucket for the per-connection rate limit."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, clock: Clock) -> None:
         self.rate = rate
         self.capacity = float(burst)
         self.tokens = float(burst)
-        self.stamp = time.monotonic()
+        self.clock = clock
+        self.stamp = clock.now()
 
     def take(self) -> bool:
-        now = time.monotonic()
+        now = self.clock.now()
         self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:

@@ -15,6 +15,7 @@ from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
 from sanh.games.base import Game, OptionValue, TableConfig
 from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
+from sanh.server.clock import Clock, LoopClock
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
@@ -66,8 +67,11 @@ class Hall:
         *,
         rng_factory: Callable[[str], Rng] | None = None,
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.settings = settings
+        self.clock: Clock = clock if clock is not None else LoopClock()
+        """What every deadline of the hall reads: its tables' and its connections'."""
         self.bank = bank
         self.rng_factory = rng_factory
         self.on_hand_end = on_hand_end
@@ -176,6 +180,7 @@ class Hall:
             on_hand_end=self.on_hand_end,
             log_writer=self.log_writer,
             command_seconds=self.metrics.command_seconds,
+            clock=self.clock,
         )
         self.tables[table_id] = actor
         if save:

@@ -73,6 +73,7 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server.clock import Clock, Handle, LoopClock
 from sanh.server.jsonview import fast_jsonable
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank, PlayerInfo
@@ -212,8 +213,11 @@ class TableActor:
         on_hand_end: Callable[[TableActor, dict[str, Any]], None] | None = None,
         log_writer: LogWriter | None = None,
         command_seconds: Histogram | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.id = table_id
+        self._clock: Clock = clock if clock is not None else LoopClock()
+        """What every deadline of the table reads (:mod:`sanh.server.clock`)."""
         self.command_seconds = command_seconds
         """Seconds from a client command's arrival to its messages leaving (for /metrics)."""
         self.game: Game[Any] = find_game(spec.game)
@@ -247,9 +251,9 @@ class TableActor:
         self.bot_counts: dict[int, int] = {}
         self.queue: asyncio.Queue[_Command] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self._start_handle: asyncio.TimerHandle | None = None
-        self._bot_handle: asyncio.TimerHandle | None = None
+        self._timer: Handle | None = None
+        self._start_handle: Handle | None = None
+        self._bot_handle: Handle | None = None
         self.last_result: dict[str, Any] | None = None
         self.hands_completed = 0
         self.hands_voided = 0
@@ -567,6 +571,9 @@ class TableActor:
     def _on_recover(self, conn: Connection | None, data: Any) -> None:
         """Nothing more: :meth:`_handle` rebuilt the table before this command."""
 
+    def _on_sync(self, conn: Connection | None, data: Any) -> None:
+        """Nothing: awaited (:meth:`call`), it tells that every command before it was handled."""
+
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
         if conn is not None:
             self._send(conn, p.Error(code=code, message=message, table=self.id, **kw))
@@ -657,7 +664,7 @@ class TableActor:
         slot = self.seats[seat]
         assert slot is not None
         slot.connected = False
-        slot.dropped_at = time.time()
+        slot.dropped_at = self._clock.now()
         if self._engine_seat(seat) is None:
             self._keep_away(slot)
             self._broadcast()
@@ -668,7 +675,7 @@ class TableActor:
         """Keep an absent player's seat for the reconnection grace, out of the next hands."""
         if slot.away_deadline is None:
             grace = self.settings.scaled(self.settings.reconnect_grace)
-            slot.away_deadline = time.time() + grace
+            slot.away_deadline = self._clock.now() + grace
             self._reschedule_timer()
 
     def _on_sit(self, conn: Connection | None, data: Any) -> None:
@@ -740,7 +747,7 @@ class TableActor:
         if least > most:
             return False
         slot.ready = False
-        slot.buyin_deadline = time.time() + self._buyin_seconds()
+        slot.buyin_deadline = self._clock.now() + self._buyin_seconds()
         panel = p.BuyInPanel(table=self.id, min=least, max=most, deadline=slot.buyin_deadline)
         for watcher in self._connections_of(slot.player.id, conn):
             self._send(watcher, panel)
@@ -945,7 +952,7 @@ class TableActor:
 
     def _on_tick(self, conn: Connection | None, data: Any) -> None:
         self._timer = None
-        now = time.time()
+        now = self._clock.now()
         for index, slot in enumerate(self.seats):
             if slot is not None and slot.buyin_deadline is not None and slot.buyin_deadline <= now:
                 slot.buyin_deadline = None
@@ -999,7 +1006,7 @@ class TableActor:
         self._advance()
 
     def _on_resume_hand(self, conn: Connection | None, data: Any) -> None:
-        self.resumed_at = time.time()
+        self.resumed_at = self._clock.now()
         self._advance()
 
     def _on_start(self, conn: Connection | None, data: Any) -> None:
@@ -1026,8 +1033,7 @@ class TableActor:
         if self.state is not None or self._start_handle is not None or self.task is None:
             return
         wait = self.settings.scaled(self.settings.between_hands if delay is None else delay)
-        loop = asyncio.get_running_loop()
-        self._start_handle = loop.call_later(wait, self.submit, "start")
+        self._start_handle = self._clock.call_later(wait, self.submit, "start")
 
     def _maybe_start_hand(self) -> None:
         if self.state is not None:
@@ -1261,7 +1267,7 @@ class TableActor:
         default applies (RULES.md §2.7, :meth:`_on_tick`); once they have been away for a
         whole turn timer, it applies at once whenever they must act.
         """
-        now = time.time()
+        now = self._clock.now()
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
             if slot is None or slot.bot is not None or slot.restored:
@@ -1314,7 +1320,7 @@ class TableActor:
             self.window_version = self.state.version
             self.bot_counts = {}
             self.deadlines.pop(None, None)
-        now = time.time()
+        now = self._clock.now()
         new: dict[int | None, float] = {}
         if key[3]:
             new[None] = self.deadlines.get(None) or now + self.settings.scaled(
@@ -1356,7 +1362,7 @@ class TableActor:
             self._timer.cancel()
             self._timer = None
         times = list(self.deadlines.values())
-        now = time.time()
+        now = self._clock.now()
         for index, slot in enumerate(self.seats):
             if slot is not None:
                 times += [t for t in (slot.buyin_deadline, slot.away_deadline) if t is not None]
@@ -1365,8 +1371,7 @@ class TableActor:
                     times.append(grace)  # from then on its turns apply at once
         if not times or self.task is None:
             return
-        delay = max(0.0, min(times) - time.time()) + 0.001
-        self._timer = asyncio.get_running_loop().call_later(delay, self.submit, "tick")
+        self._timer = self._clock.call_at(min(times), self.submit, "tick")
 
     def _schedule_bots(self) -> None:
         if self.state is None or self._bot_handle is not None or self.task is None:
@@ -1375,9 +1380,7 @@ class TableActor:
             return
         delay = self.settings.scaled(self.settings.bot_delay)
         version = self.state.version
-        self._bot_handle = asyncio.get_running_loop().call_later(
-            delay, self.submit, "bots", None, version
-        )
+        self._bot_handle = self._clock.call_later(delay, self.submit, "bots", None, version)
 
     def _bot_seats_to_act(self) -> list[int]:
         turn = self.game.to_act(self.state)

@@ -5,6 +5,11 @@ message the server sends it, answers buy-in panels, and plays random legal actio
 its own view (or idles, or only watches). The database helpers read the table event log that
 the server writes, and replay a hand to every state version, so that tests can compare what a
 client was sent with what the engine says that client may see.
+
+:class:`InProcessHall` serves the real app (uvicorn, HTTP and WebSocket on a free port) inside
+the test's own event loop, on a :class:`~sanh.server.clock.ManualClock`: the test moves the
+hall's time (:meth:`InProcessHall.advance`) instead of sleeping, and checks each deadline on the
+clock the server reads, however busy the machine.
 """
 
 from __future__ import annotations
@@ -28,7 +33,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from sanh.games import find_game
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json
+from sanh.server.app import create_app
+from sanh.server.clock import ManualClock
+from sanh.server.hall import Hall
 from sanh.server.protocol import PROTOCOL_VERSION
+from sanh.server.settings import Settings
+from sanh.server.wallet_services import WalletServices
 
 Mode = Literal["play", "idle", "watch", "bettor"]
 """``play``: random legal actions; ``idle``: never acts; ``watch``: a spectator; ``bettor``:
@@ -223,6 +233,94 @@ def choose_action(
         return None
     keys = sorted(k for k, a in candidates.items() if a.get("type") not in avoid)
     return candidates[rnd.choice(keys or sorted(candidates))]
+
+
+# ----- a hall in the test's own loop, on a manual clock ----------------------------------------
+async def settle(hall: Hall) -> None:
+    """Wait until every table has handled every command queued so far (a ``sync`` barrier)."""
+    for actor in list(hall.tables.values()):
+        if actor.task is not None and not actor.task.done():
+            await actor.call("sync")
+
+
+async def advance_to(clock: ManualClock, hall: Hall, when: float) -> None:
+    """Move the clock to ``when`` one due time at a time; at each, every table handles what
+    came due (and what that scheduled) before the clock moves on."""
+    await settle(hall)
+    while (due := clock.next_due()) is not None and due <= when:
+        clock.advance_to(max(due, clock.now()))
+        await settle(hall)
+    clock.advance_to(max(when, clock.now()))
+    await settle(hall)
+
+
+@dataclass
+class InProcessHall:
+    """The real app (uvicorn: HTTP and WebSocket) in the running loop, on a manual clock."""
+
+    db: Path
+    settings: Settings
+    clock: ManualClock = field(default_factory=ManualClock)
+    services: WalletServices | None = None
+    hall: Hall | None = None
+    port: int = 0
+    _server: Any = None
+    _task: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def db_url(self) -> str:
+        return f"sqlite:///{self.db}"
+
+    async def __aenter__(self) -> InProcessHall:
+        import socket
+
+        import uvicorn
+
+        self.services = WalletServices.open(self.db_url, self.settings.hall_config())
+        self.hall = Hall(self.settings, self.services.bank, clock=self.clock)
+        app = create_app(self.settings, self.services, self.hall)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = int(sock.getsockname()[1])
+        config = uvicorn.Config(
+            app, log_config=None, ws="websockets-sansio", lifespan="on", log_level="warning"
+        )
+        self._server = uvicorn.Server(config)
+        self._task = asyncio.get_running_loop().create_task(self._server.serve(sockets=[sock]))
+        deadline = time.monotonic() + 30  # bounds a hang only
+        while not self._server.started:
+            if self._task.done() or time.monotonic() > deadline:
+                raise RuntimeError("the in-process hall did not start")
+            await asyncio.sleep(0.01)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._task, 30)
+        if self.services is not None:
+            self.services.close()
+
+    async def settle(self) -> None:
+        """Every table has handled what was queued (see :func:`settle`)."""
+        assert self.hall is not None
+        await settle(self.hall)
+
+    async def advance(self, seconds: float) -> None:
+        """Move the hall's clock ``seconds`` on (see :func:`advance_to`)."""
+        assert self.hall is not None
+        await advance_to(self.clock, self.hall, self.clock.now() + seconds)
+
+    async def advance_to(self, when: float) -> None:
+        """Move the hall's clock to ``when`` (see :func:`advance_to`)."""
+        assert self.hall is not None
+        await advance_to(self.clock, self.hall, when)
 
 
 # ----- the hall's database -------------------------------------------------------------------

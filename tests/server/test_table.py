@@ -27,10 +27,12 @@ from sanh.games.base import Action, Shuffle, TableConfig
 from sanh.ledger.model import ResultCode, Transfer, TransferCode, player_account
 from sanh.notation.jsonable import event_from_json
 from sanh.server import protocol as p
+from sanh.server.clock import ManualClock
 from sanh.server.hall import Hall
 from sanh.server.settings import Settings
 from sanh.server.table import Connection, TableActor, _ill_typed
 from sanh.server.wallet_services import WalletServices
+from tests.server.harness import advance_to
 
 
 class Seat:
@@ -75,12 +77,15 @@ async def _until(check: Callable[[], bool], timeout: float = 10, step: float = 0
 
 
 def _run(
-    body: Callable[[WalletServices, Hall], Awaitable[None]], **settings: Any
+    body: Callable[[WalletServices, Hall], Awaitable[None]],
+    clock: ManualClock | None = None,
+    **settings: Any,
 ) -> WalletServices:
+    """Run ``body`` on a hall (on ``clock`` if given: then time moves only when the test says)."""
     services = WalletServices.open("sqlite:///:memory:")
 
     async def main() -> None:
-        hall = Hall(_settings(**settings), services.bank)
+        hall = Hall(_settings(**settings), services.bank, clock=clock)
         try:
             await body(services, hall)
         finally:
@@ -124,14 +129,17 @@ def _events(actor: TableActor, hand: int) -> list[dict[str, Any]]:
 def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
     """Three Card Poker: at the decision deadline every pending seat is folded together (the
     table's default applied again while the window stays open), not one per new window; the
-    decision window has its own length (``tcp.decision_s``), not what was left of the betting."""
+    decision window has its own length (``tcp.decision_s``), not what was left of the betting.
+    On a manual clock: the deadline is checked on the clock the table reads."""
+    clock = ManualClock()
 
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"p{i}") for i in range(3)]
         options = {"tcp.betting_s": 40, "tcp.decision_s": 20}
         actor = _table(hall, "three-card-poker", 3, players[0], options)
         await _sit(actor, *players)
-        await _until(lambda: actor.state is not None)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause before a hand
+        assert actor.state is not None
         for player in players:
             view = player.last_view()
             await _act(
@@ -142,36 +150,45 @@ def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
             )
             view = player.last_view()
             await _act(actor, player, {"type": "Ready", "seat": view["viewer"]}, view["version"])
-        # Everyone was ready: betting closed early; the decision window is a fresh 0.2 s.
-        await _until(lambda: getattr(actor.state, "phase", "") == "decision")
-        opened = time.time()
+        # Everyone was ready: betting closed early; the decision window is a fresh 20 s.
+        assert getattr(actor.state, "phase", "") == "decision"
+        opened = clock.now()
         deadline = actor.deadlines[None]
-        assert 0.15 < deadline - opened < 0.25, deadline - opened
+        assert deadline == opened + 20
         hand = actor.hand
-        await _until(lambda: actor.hands_completed == 1, timeout=5)
-        assert time.time() - opened < 0.45, "each pending seat waited for its own window"
+        await advance_to(clock, hall, deadline - 0.001)
+        assert getattr(actor.state, "phase", "") == "decision", "folded before the deadline"
+        assert not [e for e in _events(actor, hand) if e["type"] == "ForceFold"]
+        await advance_to(clock, hall, deadline)
+        assert actor.hands_completed == 1, "each pending seat waited for its own window"
         folds = [e for e in _events(actor, hand) if e["type"] == "ForceFold"]
         assert sorted(e["target"] for e in folds) == [0, 1, 2]
         assert all(e["reason"] == "timeout" for e in folds)
 
-    _run(body, timer_scale=0.01)
+    _run(body, clock, timer_scale=1.0)
 
 
 def test_a_ba_cay_chuong_betting_window_lasts_its_option() -> None:
     """RULES.md §2.5: ``bacaychuong.betting_s`` (15 s by default) is the betting window's length,
     chosen per table; the squeeze window after it is 15 s."""
+    clock = ManualClock()
 
     async def body(services: WalletServices, hall: Hall) -> None:
         banker, player = Seat(services, "banker"), Seat(services, "player")
         actor = _table(hall, "ba-cay-chuong", 2, banker, {"bacaychuong.betting_s": 40})
         await _sit(actor, banker, player)
-        await _until(lambda: getattr(actor.state, "phase", "") == "bet", timeout=10)
-        opened = time.time()
-        await _until(lambda: None in actor.deadlines)
-        assert 0.3 < actor.deadlines[None] - opened < 0.45, actor.deadlines[None] - opened
-        await _until(lambda: getattr(actor.state, "phase", "") != "bet", timeout=10)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause before a hand
+        assert getattr(actor.state, "phase", "") == "bet"
+        opened = clock.now()
+        assert actor.deadlines[None] == opened + 40
+        await advance_to(clock, hall, opened + 39.999)
+        assert getattr(actor.state, "phase", "") == "bet"
+        await advance_to(clock, hall, opened + 40)
+        assert getattr(actor.state, "phase", "") != "bet"
+        if getattr(actor.state, "phase", "") == "squeeze":
+            assert actor.deadlines[None] == opened + 40 + 15
 
-    _run(body, timer_scale=0.01)
+    _run(body, clock, timer_scale=1.0)
 
 
 def test_every_bot_bets_in_a_betting_window() -> None:
@@ -181,13 +198,20 @@ def test_every_bot_bets_in_a_betting_window() -> None:
         host = Seat(services, "host")
         actor = _table(hall, "tai-xiu", 5, host, {"taixiu.betting_s": 30})
         await actor.call("add_bots", host.conn, 5)
-        await _until(lambda: actor.hands_completed >= 1, timeout=10)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause before a hand
+        assert actor.state is not None
+        closes = actor.deadlines[None]
+        while actor.hands_completed == 0:  # the bots act every 0.5 s of the table's clock
+            due = clock.next_due()
+            assert due is not None and due < closes, "the window had to run out for the bots"
+            await advance_to(clock, hall, due)
         kinds = [(e["type"], e.get("seat")) for e in _events(actor, 1)]
         for seat in range(5):
             assert ("Confirm", seat) in kinds, kinds
         assert ("CloseBetting", None) not in kinds, "the window had to run out for the bots"
 
-    _run(body, timer_scale=0.02, bot_delay=0.5)
+    clock = ManualClock()
+    _run(body, clock, timer_scale=1.0, bot_delay=0.5)
 
 
 def test_a_version_from_earlier_in_the_window_is_accepted_a_stale_turn_is_not() -> None:
