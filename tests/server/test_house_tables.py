@@ -151,7 +151,9 @@ def test_a_round_interrupted_in_its_window_is_refunded_to_a_player_who_sat_in() 
         hand = actor.hand
         assert services.bank.balance(player.info.id) < initial, "the stack is held"
         await actor.stop()  # the process dies; a new actor rebuilds the table from the log
-        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
         assert rebuilt.recover() == "voided"
         assert services.bank.balance(player.info.id) == initial
         assert not services.ledger.open_holds()
@@ -179,7 +181,9 @@ def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> Non
         await _until(lambda: getattr(actor.state, "phase", "") == "decision", timeout=10)
         hand, version = actor.hand, actor.state.version
         await actor.stop()
-        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
         assert rebuilt.recover() == "resumed"
         assert rebuilt.hand == hand and rebuilt.state.version == version
         slot = rebuilt.seats[1]

@@ -1,7 +1,7 @@
 """The table actor in process, over the real ledger in an in-memory SQLite database.
 
 Each test drives a :class:`~sanh.server.table.TableActor` with fake connections (their outbound
-queues are read directly) and a fast clock, and checks one rule of the server: windows and
+queues are read directly) on a manual clock, and checks one rule of the server: windows and
 their deadlines, bots in windows, stale versions, leaving mid-hand, a refused settlement, the
 buy-in top-up, the host, private tables, typed action fields, and the carry after a restart.
 """
@@ -32,7 +32,7 @@ from sanh.server.hall import Hall
 from sanh.server.settings import Settings
 from sanh.server.table import Connection, TableActor, _ill_typed
 from sanh.server.wallet_services import WalletServices
-from tests.server.harness import advance_to
+from tests.server.harness import advance_to, settle
 
 
 class Seat:
@@ -68,12 +68,28 @@ def _settings(**kw: Any) -> Settings:
     return Settings(**{**base, **kw})
 
 
+_ACTIVE: list[tuple[ManualClock, Hall]] = []
+"""The manual clock and hall of the test running (see :func:`_run`)."""
+
+
 async def _until(check: Callable[[], bool], timeout: float = 10, step: float = 0.005) -> None:
+    """Wait until ``check()`` holds: on the test's manual clock, by moving it to each due time
+    in turn (every table handling what came due before the next), so a wait takes no wall
+    time and no deadline can pass while the test is still acting. ``timeout`` bounds a hang
+    (wall-clock seconds) and the clock's own progress (seconds of the clock, scaled)."""
     deadline = time.monotonic() + timeout
+    clock, hall = _ACTIVE[-1]
+    limit = clock.now() + max(timeout, 1_000.0)
+    await settle(hall)
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
-        await asyncio.sleep(step)
+        due = clock.next_due()
+        if due is not None and due <= limit:
+            clock.advance_to(max(due, clock.now()))
+            await settle(hall)
+        else:  # nothing on the clock: what is awaited comes from elsewhere
+            await asyncio.sleep(step)
 
 
 def _run(
@@ -81,14 +97,18 @@ def _run(
     clock: ManualClock | None = None,
     **settings: Any,
 ) -> WalletServices:
-    """Run ``body`` on a hall (on ``clock`` if given: then time moves only when the test says)."""
+    """Run ``body`` on a hall on a manual clock (``clock``, or a new one): time moves only when
+    the test moves it (:func:`advance_to`) or waits for something (:func:`_until`)."""
     services = WalletServices.open("sqlite:///:memory:")
+    manual = clock if clock is not None else ManualClock()
 
     async def main() -> None:
-        hall = Hall(_settings(**settings), services.bank, clock=clock)
+        hall = Hall(_settings(**settings), services.bank, clock=manual)
+        _ACTIVE.append((manual, hall))
         try:
             await body(services, hall)
         finally:
+            _ACTIVE.pop()
             await hall.close()
 
     asyncio.run(main())
@@ -456,7 +476,9 @@ def test_the_carry_survives_a_restart() -> None:
         await _until(lambda: actor.state is None and actor.seated == 0, timeout=30)
         holder["carry"] = actor.carry
         holder["id"] = actor.id
-        rebuilt = TableActor(actor.id, actor.spec, bank=services.bank, settings=hall.settings)
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
         assert rebuilt.recover() == "clean"
         holder["rebuilt"] = rebuilt.carry
 
