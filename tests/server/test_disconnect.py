@@ -4,24 +4,24 @@ Every registered game gets a table with two players on WebSocket connections (A 
 server bots in the other seats. For each game, one after the other on the same table:
 
 1. **Timeouts.** A sits but never acts: every one of A's moves in that hand is the game's
-   ``default_action(state, seat, "timeout")``, applied no sooner than the turn timer, and a
-   betting window closes with the table's own default at its deadline.
+   ``default_action(state, seat, "timeout")``, and a betting window closes with the table's
+   own default.
 2. **Disconnection.** A drops its socket as a hand starts: every move made for A's seat is the
-   game's ``"disconnect"`` default. A keeps the turn clock (a reload costs nothing): a move
-   comes no later than the turn timer, and once A has been away for a whole turn timer its
-   moves come at once.
+   game's ``"disconnect"`` default.
 3. **Reconnection.** A sits again, plays, drops its socket mid-hand and comes back on a new
    connection with its private resume token: it gets its seat back and its full private view
    (exactly the engine's view of its seat at that version), and plays the hand out.
 
 Every check replays the table's event log from the database. The games run concurrently.
+When the moves come (a deadline at its time and not before, the turn clock a dropped player
+keeps, then moves at once) is checked on the hall's own clock in ``test_timers.py``: here the
+hall runs on this machine's time, whose speed no check may depend on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,8 +35,6 @@ from tests.server.conftest import HallProcess, free_port
 from tests.server.harness import BETTING_PHASES, WsPlayer, replay_hand, table_log
 
 SCALE = 0.04
-TURN_S = 15 * SCALE
-"""The turn timer at this scale (0.6 s)."""
 STAY = frozenset({"Fold", "SitOut", "Muck", "Leave"})
 """Actions the players avoid while A reconnects, so that the hand is still on."""
 WINDOWS: dict[str, dict[str, Any]] = {
@@ -92,13 +90,11 @@ def _check_defaults(
     hand: int,
     a: WsPlayer,
     reason: str,
-    b: WsPlayer,
-    dropped: float | None = None,
 ) -> int:
     """Every move made for A's seat in the hand, other than A's own accepted actions, is the
-    ``reason`` default; returns how many there were. Timeout moves come no sooner than the
-    clock; disconnect moves no later than the clock, and at once after a turn timer away
-    (A dropped at wall-clock time ``dropped``)."""
+    ``reason`` default; returns how many there were. When they came is checked on the hall's
+    own clock, in ``test_timers.py`` (a deadline at its time, the disconnect clock), not here
+    against this machine's speed."""
     replay = _hand_log(hall, table, hand)
     game = find_game(replay.game_id)
     seat = replay.seat_of(a.player)
@@ -121,47 +117,7 @@ def _check_defaults(
             expected.add(game.default_action(state, None, "timeout"))
         assert event in expected, f"{replay.game_id}: {event} for {reason} at v{version}"
         moves += 1
-        turn = game.to_act(state)
-        if event.seat == seat and turn == (seat,):
-            seen = _timing(b, hand, version, seat)
-            if seen is None:
-                continue
-            deadline, arrived, left = seen
-            # The server's own deadline for the turn is the reference: delivery delays under
-            # load shift what B sees, never what the server decided.
-            if reason == "timeout":
-                assert left >= deadline - 0.02, (
-                    f"{replay.game_id}: a timeout {deadline - left:.2f}s before its deadline"
-                )
-            if reason == "disconnect":
-                assert left <= deadline + TURN_S, (
-                    f"{replay.game_id}: a disconnect default {left - deadline:.2f}s late"
-                )
-                if dropped is not None and arrived > dropped + 1.2 * TURN_S:
-                    assert left < deadline, (
-                        f"{replay.game_id}: away {arrived - dropped:.2f}s, yet the default"
-                        " waited for the clock"
-                    )
     return moves
-
-
-def _timing(b: WsPlayer, hand: int, version: int, seat: int) -> tuple[float, float, float] | None:
-    """As B saw it: the seat's deadline announced at ``version``, when that version arrived
-    and when the next one did (wall-clock seconds; None if B did not see both)."""
-    deadline = arrived = left = None
-    for message in b.messages:
-        if message.get("type") != "table" or message.get("hand") != hand or not message["view"]:
-            continue
-        v = message["view"]["version"]
-        if v == version and arrived is None:
-            arrived = message["_wall"]
-            deadline = message["deadlines"].get(str(seat))
-        if v > version and arrived is not None:
-            left = message["_wall"]
-            break
-    if deadline is None or arrived is None or left is None:
-        return None
-    return float(deadline), float(arrived), float(left)
 
 
 async def _scenario(hall: HallProcess, http: httpx.AsyncClient, game_id: str) -> dict[str, Any]:
@@ -213,7 +169,7 @@ async def _phases(
     first = await a.wait_for(_is_view_of_hand, timeout=60)
     hand = first["hand"]
     await a.wait_for(lambda m: m.get("type") == "result" and m["hand"] == hand, timeout=90)
-    report["timeouts"] = _check_defaults(hall, table, hand, a, "timeout", b)
+    report["timeouts"] = _check_defaults(hall, table, hand, a, "timeout")
 
     # 2. Disconnection: A drops its socket as its next hand starts (after its first bet, in
     # the games with a betting window: the bets stand, what follows is the clock's).
@@ -226,9 +182,8 @@ async def _phases(
     a.mode = "idle"
     await a.answered()
     await a.close()
-    dropped = time.time()
     await b.wait_for(lambda m: m.get("type") == "result" and m["hand"] == hand, timeout=90)
-    report["disconnects"] = _check_defaults(hall, table, hand, a, "disconnect", b, dropped)
+    report["disconnects"] = _check_defaults(hall, table, hand, a, "disconnect")
 
     # 3. Reconnection with the resume token, mid-hand (nobody folds: the hand goes on).
     report["phase"] = "resume"

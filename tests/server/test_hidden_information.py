@@ -37,6 +37,8 @@ from tests.server.oracle import cards_in, hidden_cards
 
 ROUNDS = int(os.environ.get("SANH_TEST_HIDDEN_ROUNDS", "200"))
 """Settled rounds per game (the issue asks for hundreds)."""
+STALL = 120
+"""Seconds without a settled round that count as a hang (the only time limit of the play)."""
 SCALE = 0.01
 """Timer scale: a 15 s turn is 0.15 s."""
 FAST_WINDOWS: dict[str, dict[str, Any]] = {
@@ -123,10 +125,16 @@ async def _play(hall: HallProcess) -> dict[str, list[tuple[str, list[WsPlayer]]]
             for _ in range(TABLES.get(game_id, 1)):
                 tables[game_id].append(await _open_table(http, hall, game_id, index))
                 index += 1
-        deadline = asyncio.get_running_loop().time() + 60 + ROUNDS * 1.2
+        # Only a hang fails: the tables play as fast as the machine lets them, and the check
+        # is that rounds keep settling (STALL seconds without one is a hang), not how fast.
+        loop = asyncio.get_running_loop()
+        progress, moved = -1, loop.time()
         playing = dict(tables)
         while playing:
             await asyncio.sleep(1)
+            total = sum(_settled(hall, t) for ts in playing.values() for t, _ in ts)
+            if total != progress:
+                progress, moved = total, loop.time()
             for game_id, game_tables in list(playing.items()):
                 if sum(_settled(hall, table) for table, _ in game_tables) < ROUNDS:
                     continue
@@ -138,9 +146,9 @@ async def _play(hall: HallProcess) -> dict[str, list[tuple[str, list[WsPlayer]]]
                     for client in clients:
                         await client.close()
                 del playing[game_id]
-            if playing and asyncio.get_running_loop().time() > deadline:
+            if playing and loop.time() - moved > STALL:
                 counts = {g: sum(_settled(hall, t) for t, _ in ts) for g, ts in playing.items()}
-                raise AssertionError(f"too few rounds in time: {counts}")
+                raise AssertionError(f"no round settled in {STALL} s (a hang): {counts}")
     return tables
 
 
