@@ -1,4 +1,11 @@
-"""``sanh serve``: start the hall (HTTP API, WebSocket, web client) on uvicorn."""
+"""``sanh serve``: start the hall (HTTP API, WebSocket, web client) on uvicorn.
+
+The order is what makes a failure honest: the settings are checked (a bad or unknown one is
+one line and exit status 2), the socket is bound (a port in use is one line and exit status 1),
+the database's hall lock is taken (another hall on it: one line, exit status 1), and only then
+is the wallet opened and are the recorded tables restored, served on the socket bound first.
+Nothing before the lock reads or writes a table.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,17 @@ import gc
 import json
 import logging
 import re
+import socket
 import sys
 import time
 from typing import Any
 
-__all__ = ["JsonFormatter", "RedactTokens", "register"]
+__all__ = ["EXIT_BAD_SETTING", "EXIT_FAILED", "JsonFormatter", "RedactTokens", "register"]
+
+EXIT_BAD_SETTING = 2
+"""The exit status of a bad or unknown setting (as argparse's for a bad command line)."""
+EXIT_FAILED = 1
+"""The exit status when the hall cannot start: port in use, database held or unreachable."""
 
 
 def register(sub: Any) -> None:
@@ -20,26 +33,45 @@ def register(sub: Any) -> None:
         "serve", help="start the hall server (http://127.0.0.1:8000 by default)"
     )
     parser.add_argument("--host", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port (default 8000)")
+    parser.add_argument("--port", help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--db", help="database URL (default $SANH_DB or sqlite:///sanh.db)")
     parser.add_argument("--config", help="a TOML settings file (default $SANH_CONFIG or sanh.toml)")
-    parser.add_argument("--timer-scale", type=float, help="multiply every timer (tests)")
+    parser.add_argument("--timer-scale", help="multiply every timer (tests)")
     parser.add_argument("--no-system-tables", action="store_true", help="open no house tables")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="any setting of docs/options.md (repeatable), e.g. --set lock_wait=0",
+    )
     parser.set_defaults(func=run)
 
 
 class JsonFormatter(logging.Formatter):
     """One JSON object per log line: time, level, logger, message and extra fields."""
 
-    _skip = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message"}
+    _skip = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
+        "message",
+        "color_message",  # uvicorn's copy of the message with terminal colours
+    }
+    _ansi = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
     def format(self, record: logging.LogRecord) -> str:
-        """The JSON line of a record."""
+        """The JSON line of a record (terminal escape sequences taken out of the message).
+
+        >>> record = logging.LogRecord("sanh.access", logging.INFO, "", 0, "GET / 200", (), None)
+        >>> record.status = 200
+        >>> record.color_message = "\x1b[1mGET\x1b[0m / 200"
+        >>> line = json.loads(JsonFormatter().format(record))
+        >>> line["msg"], line["status"], "color_message" in line
+        ('GET / 200', 200, False)
+        """
         data: dict[str, Any] = {
             "ts": round(time.time(), 3),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "msg": record.getMessage(),
+            "msg": self._ansi.sub("", record.getMessage()),
         }
         for key, value in record.__dict__.items():
             if key not in self._skip:
@@ -88,45 +120,100 @@ def _tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def bind_socket(host: str, port: int, backlog: int = 4096) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (``port`` 0: a free one the system picks).
+
+    :raises OSError: the address cannot be bound (in use, not this host's).
+    """
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _fail(message: str, status: int = EXIT_FAILED) -> int:
+    print(f"sanh serve: {message}", file=sys.stderr)
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     import uvicorn
 
-    from sanh.ledger.store import default_url
     from sanh.server.app import create_app
-    from sanh.server.settings import load_settings
+    from sanh.server.dblock import HallLockBusy, hall_lock
+    from sanh.server.settings import SettingsError, load_settings, parse_assignment
     from sanh.server.wallet_services import WalletServices
 
-    overrides: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
-        "db": args.db,
-        "timer_scale": args.timer_scale,
-    }
-    if args.no_system_tables:
-        overrides["bots_on_start"] = False
-    settings = load_settings(file=args.config, **overrides)
-    if args.db is None and "SANH_DB" in __import__("os").environ:
-        settings = load_settings(file=args.config, **{**overrides, "db": default_url()})
+    text: dict[str, tuple[str, str]] = {}
+    for name in ("host", "port", "db", "timer_scale"):
+        value = getattr(args, name)
+        if value is not None:
+            text[name] = ("--" + name.replace("_", "-"), value)
+    overrides: dict[str, Any] = {"bots_on_start": False} if args.no_system_tables else {}
+    try:
+        for item in args.set:
+            name, value = parse_assignment(item)
+            text[name] = (f"--set {name}", value)
+        settings = load_settings(file=args.config, text=text, **overrides)
+    except SettingsError as exc:
+        return _fail(str(exc), EXIT_BAD_SETTING)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if settings.log_json else logging.Formatter())
     handler.addFilter(RedactTokens())
     logging.basicConfig(level=logging.INFO, handlers=[handler], force=True)
-    services = WalletServices.open(settings.db, settings.hall_config())
-    _tune_gc()
-    app = create_app(settings, services)
-    print(f"sanh: the hall is on http://{settings.host}:{settings.port}", file=sys.stderr)
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_config=None,
-            ws="websockets-sansio",
-            ws_max_size=settings.max_frame_bytes,
-            ws_per_message_deflate=settings.ws_compression,
-            backlog=4096,
-        )
-    finally:
-        services.close()
-    return 0
+        sock = bind_socket(settings.host, settings.port)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return _fail(f"cannot listen on {settings.host}:{settings.port}: {reason}")
+    port = int(sock.getsockname()[1])
+    try:
+        lock = hall_lock(settings.db, wait=settings.lock_wait, port=port)
+    except HallLockBusy as exc:
+        sock.close()
+        return _fail(str(exc))
+    except Exception as exc:  # the database cannot be reached: one line, not a traceback
+        sock.close()
+        return _fail(f"cannot lock the database {settings.db}: {_one_line(exc)}")
+    with lock:
+        try:
+            services = WalletServices.open(settings.db, settings.hall_config())
+        except Exception as exc:
+            sock.close()
+            return _fail(f"cannot open the database {settings.db}: {_one_line(exc)}")
+        try:
+            _tune_gc()
+            app = create_app(settings, services)
+            config = uvicorn.Config(
+                app,
+                log_config=None,
+                access_log=False,  # the app logs each request with its fields (access_log)
+                ws="websockets-sansio",
+                ws_max_size=settings.max_frame_bytes,
+                ws_per_message_deflate=settings.ws_compression,
+                backlog=4096,
+            )
+            server = uvicorn.Server(config)
+            where = f"[{settings.host}]" if ":" in settings.host else settings.host
+            print(f"sanh: the hall is on http://{where}:{port}", file=sys.stderr, flush=True)
+            server.run(sockets=[sock])
+        finally:
+            sock.close()
+            services.close()
+    return 0 if server.started else EXIT_FAILED
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line (its first line, with its type when it says nothing)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__

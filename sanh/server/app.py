@@ -20,8 +20,9 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 from starlette import status
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -38,8 +39,10 @@ from sanh.ledger.players import (
 )
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
+from sanh.server.accesslog import AccessLog
 from sanh.server.clock import Clock, wait_until
 from sanh.server.hall import Hall
+from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
 from sanh.server.services import PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
@@ -423,73 +426,11 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         code = status.HTTP_200_OK if alive else status.HTTP_503_SERVICE_UNAVAILABLE
         return JSONResponse({"ok": alive, "tables": len(hall.tables)}, status_code=code)
 
+    registry = hall_registry(hall, services.bank)
+
     async def metrics(request: Request) -> Response:
-        """Prometheus text format."""
-        m = hall.metrics
-        lines = [
-            "# HELP sanh_connections Open WebSocket connections.",
-            "# TYPE sanh_connections gauge",
-            f"sanh_connections {m.connections}",
-            "# HELP sanh_messages_in_total WebSocket messages received.",
-            "# TYPE sanh_messages_in_total counter",
-            f"sanh_messages_in_total {m.messages_in}",
-            "# HELP sanh_actions_total Actions accepted.",
-            "# TYPE sanh_actions_total counter",
-            f"sanh_actions_total {m.actions}",
-            "# HELP sanh_tables Open tables.",
-            "# TYPE sanh_tables gauge",
-            f"sanh_tables {len(hall.tables)}",
-            "# HELP sanh_hands_total Hands completed per game.",
-            "# TYPE sanh_hands_total counter",
-        ]
-        per_game: dict[str, int] = {}
-        voided: dict[str, int] = {}
-        for actor in hall.tables.values():
-            game_id = actor.game.info.id
-            per_game[game_id] = per_game.get(game_id, 0) + actor.hands_completed
-            voided[game_id] = voided.get(game_id, 0) + actor.hands_voided
-        for game_id, count in sorted(per_game.items()):
-            lines.append(f'sanh_hands_total{{game="{game_id}"}} {count}')
-        lines += [
-            "# HELP sanh_hands_voided_total Hands voided and refunded per game (RULES.md §2.8).",
-            "# TYPE sanh_hands_voided_total counter",
-        ]
-        for game_id, count in sorted(voided.items()):
-            lines.append(f'sanh_hands_voided_total{{game="{game_id}"}} {count}')
-        lines += [
-            "# HELP sanh_messages_out_total WebSocket messages sent.",
-            "# TYPE sanh_messages_out_total counter",
-            f"sanh_messages_out_total {m.messages_out}",
-        ]
-        events = getattr(services.bank, "events", None)
-        if events is not None:
-            lines += [
-                "# HELP sanh_eventlog_commits_total Group commits of the table event log.",
-                "# TYPE sanh_eventlog_commits_total counter",
-                f"sanh_eventlog_commits_total {events.groups}",
-                "# HELP sanh_eventlog_rows_total Table events written to the log.",
-                "# TYPE sanh_eventlog_rows_total counter",
-                f"sanh_eventlog_rows_total {events.rows_written}",
-                "# HELP sanh_eventlog_pending Events appended and not yet durable.",
-                "# TYPE sanh_eventlog_pending gauge",
-                f"sanh_eventlog_pending {events.pending}",
-            ]
-        lines += m.command_seconds.lines(
-            "sanh_command_seconds",
-            "Client table commands, from arrival to their answer leaving (events durable first).",
-        )
-        lines += [
-            "# HELP sanh_errors_total Refused requests by code.",
-            "# TYPE sanh_errors_total counter",
-        ]
-        for code, count in sorted(m.errors.items()):
-            lines.append(f'sanh_errors_total{{code="{code}"}} {count}')
-        lines += [
-            "# HELP sanh_uptime_seconds Seconds since start.",
-            "# TYPE sanh_uptime_seconds gauge",
-            f"sanh_uptime_seconds {time.time() - m.started_at:.1f}",
-        ]
-        return PlainTextResponse("\n".join(lines) + "\n", media_type="text/plain; version=0.0.4")
+        """Prometheus text format: the hall's counters and the process' (sanh/server/metrics.py)."""
+        return Response(exposition(registry), media_type=CONTENT_TYPE)
 
     async def openapi(request: Request) -> Response:
         """The OpenAPI document of the HTTP API."""
@@ -703,7 +644,11 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             await restorer
         await hall.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(AccessLog, enabled=settings.access_log)],
+    )
     app.state.hall = hall
     app.state.services = services
     return app

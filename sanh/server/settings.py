@@ -1,5 +1,11 @@
 """Server settings: defaults, then a TOML file, then ``SANH_*`` environment, then flags.
 
+Every source is checked against the typed fields of :class:`Settings` (``msgspec.convert``):
+a value of the wrong type or out of range, an unknown key in the file, an unknown ``SANH_*``
+variable (except :data:`FOREIGN_ENV`, which belong to the tests and tools) or an unknown
+``--set`` name is a :class:`SettingsError` naming the setting and where it came from, which
+``sanh serve`` prints as one line before exiting with status 2 (never a silent default).
+
 The platform rules of RULES.md that are the hall's, not a table's, are settings here
 (``docs/options.md`` maps each RULES.md name): ``platform.turn_timer_s`` is :attr:`turn_timer`
 (:attr:`quick_turn_timer` at a quick table), ``platform.xp_*`` are :attr:`xp_per_hand` and
@@ -9,14 +15,18 @@ The platform rules of RULES.md that are the hall's, not a table's, are settings 
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta
 
 from sanh.ledger.players import HallConfig
 
-__all__ = ["Settings", "load_settings"]
+__all__ = ["FOREIGN_ENV", "Settings", "SettingsError", "load_settings", "parse_assignment"]
 
 _WALLET = HallConfig()
 """The wallet's defaults (grants, XP), which the settings pass on (:meth:`Settings.hall_config`)."""
@@ -25,60 +35,87 @@ _WALLET = HallConfig()
 REVEAL_SEEDS = ("house", "all", "none")
 """The values of :attr:`Settings.reveal_seeds`."""
 
+FOREIGN_ENV = frozenset({"SANH_CONFIG", "SANH_EVAL_THREADS", "SANH_SHARED", "SANH_CHROMIUM"})
+"""``SANH_*`` variables that are not hall settings, which :func:`load_settings` lets pass:
+the settings file's path, the evaluator's thread limit (``sanh/hostinfo.py``), the test
+suite's shared folder and browser; so are every ``SANH_TEST_*`` and ``SANH_BENCH_*``
+(the tests' and benchmarks' own knobs)."""
+
+FOREIGN_ENV_PREFIXES = ("SANH_TEST_", "SANH_BENCH_")
+
+Port = Annotated[int, Meta(ge=0, le=65535)]
+"""A TCP port; 0 asks the system for a free one."""
+Seconds = Annotated[float, Meta(ge=0)]
+"""A duration in seconds, never negative."""
+Count = Annotated[int, Meta(ge=0)]
+"""A count or an amount, never negative."""
+Positive = Annotated[float, Meta(gt=0)]
+Bytes = Annotated[int, Meta(ge=1)]
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used: one line naming the setting and its source."""
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the hall server is configured by. Durations are seconds."""
 
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: Port = 8000
     db: str = "sqlite:///sanh.db"
     """Database URL: ``sqlite:///path`` (embedded default) or ``postgresql://...``."""
-    starting_grant: int = _WALLET.starting_grant
+    starting_grant: Count = _WALLET.starting_grant
     """Play gold granted to a registered player's new wallet, in minor units (100,000 gold)."""
-    guest_grant: int = _WALLET.guest_grant
+    guest_grant: Count = _WALLET.guest_grant
     """Play gold granted to a new guest, in minor units (100,000 gold)."""
-    xp_per_hand: int = _WALLET.xp_per_hand
+    xp_per_hand: Count = _WALLET.xp_per_hand
     """``platform.xp_per_hand`` (RULES.md §2.9 ``platform.xp_*``): XP for each hand played, in
     the games that count XP (not Tài Xỉu)."""
-    xp_per_win: int = _WALLET.xp_per_win
+    xp_per_win: Count = _WALLET.xp_per_win
     """``platform.xp_per_win``: extra XP for a hand with a positive result."""
-    turn_timer: float = 15.0
+    turn_timer: Positive = 15.0
     """``platform.turn_timer_s`` (RULES.md §2.5): a turn's time, seconds."""
-    quick_turn_timer: float = 7.0
+    quick_turn_timer: Positive = 7.0
     """``platform.turn_timer_s`` at a quick table (``table.quick_mode``, A-PL5)."""
     aof_enabled: bool = True
     """``aof.enabled`` (RULES.md §4.9, A-HE8): the hall offers All-in or Fold (``poker-aof``),
     its own game: a bot table at start and new tables. Off, tables already open play on."""
-    buyin_timer: float = 5.0
-    between_hands: float = 3.0
-    bot_delay: float = 0.6
-    reconnect_grace: float = 30.0
+    buyin_timer: Positive = 5.0
+    between_hands: Seconds = 3.0
+    bot_delay: Seconds = 0.6
+    reconnect_grace: Seconds = 30.0
     """How long the seat of a player who is gone between hands is kept for them."""
-    bot_samples: int = 150
+    bot_samples: Count = 150
     """Most Monte-Carlo samples a bot may draw per decision (its thinking time blocks the
     table loop: 150 samples is about 10 ms); 0 keeps each bot's own setting."""
-    timer_scale: float = 1.0
+    timer_scale: Positive = 1.0
     """Multiplies every duration (tests run the clock fast)."""
     bots_on_start: bool = True
     """Open the system tables (and bot tables) when the server starts."""
-    max_message_bytes: int = 8192
+    max_message_bytes: Bytes = 8192
     """Client frames larger than this get a ``too_large`` error (and change nothing)."""
-    max_frame_bytes: int = 65536
+    max_frame_bytes: Bytes = 65536
     """Frames larger than this close the connection (code 1009) before they are read."""
     ws_compression: bool = False
     """permessage-deflate on the WebSocket (off: views are small, CPU is dear)."""
-    rate_per_second: float = 20.0
-    rate_burst: int = 40
-    hello_timeout: float = 10.0
+    rate_per_second: Positive = 20.0
+    rate_burst: Count = 40
+    hello_timeout: Positive = 10.0
     """A WebSocket that has not signed in (a valid ``hello``) this long after it opened is
     closed (code 1008)."""
-    max_strikes: int = 200
+    max_strikes: Count = 200
     """Refused frames (too large, too fast) that close a connection (code 1008)..."""
-    strike_window: float = 60.0
+    strike_window: Seconds = 60.0
     """...within this many seconds: older strikes are forgotten."""
     log_json: bool = True
-    reveal_seeds: str = "house"
+    """Log lines as JSON objects (access log lines with their fields), else plain text."""
+    access_log: bool = True
+    """Log every HTTP request: method, path, status, ``duration_ms``, ``request_id``."""
+    lock_wait: Seconds = 3.0
+    """How long ``sanh serve`` waits for another hall to let go of the database (one hall per
+    database) before it gives up, exiting non-zero without touching a table."""
+    reveal_seeds: Literal["house", "all", "none"] = "house"
     """Whose hands' server seeds are revealed after the hand (provably fair, issue 2):
     ``house`` (default) reveals a house game's round (Tài Xỉu, Three Card Poker, Teen Patti:
     every hand dealt is shown at settlement, and the seed proves the deal); a player-vs-player
@@ -115,35 +152,124 @@ class Settings:
         return game_id != "poker-aof" or self.aof_enabled
 
 
-def _coerce(kind: Any, raw: str) -> Any:
-    if kind in (int, "int"):
-        return int(raw)
-    if kind in (float, "float"):
-        return float(raw)
-    if kind in (bool, "bool"):
-        return raw.strip().lower() in {"1", "true", "yes", "on"}
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_FIELDS = {f.name: f for f in fields(Settings)}
+
+
+def _text_value(name: str, raw: str) -> Any:
+    """A setting written as text (environment, ``--set``, a flag), before type checks: the
+    booleans' words are read here, numbers by ``msgspec.convert``."""
+    if _FIELDS[name].type == "bool":
+        word = raw.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
     return raw
 
 
-def load_settings(
-    *, file: str | Path | None = None, env: dict[str, str] | None = None, **overrides: Any
-) -> Settings:
-    """Settings from defaults < TOML file < environment (``SANH_PORT``...) < keyword overrides.
+def parse_assignment(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` (a ``--set`` argument) as its name and text.
 
-    The file defaults to ``$SANH_CONFIG`` or ``sanh.toml`` in the working directory, if present.
+    >>> parse_assignment("turn_timer=20")
+    ('turn_timer', '20')
+    >>> parse_assignment("lock-wait = 0")
+    ('lock_wait', '0')
+    """
+    name, sep, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or not name:
+        raise SettingsError(f"--set {text!r}: expected NAME=VALUE")
+    return name, value.strip()
+
+
+_AT = re.compile(r" - at `\$\.(\w+)`$")
+
+
+def load_settings(
+    *,
+    file: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    text: dict[str, tuple[str, str]] | None = None,
+    **overrides: Any,
+) -> Settings:
+    """Settings from defaults < TOML file < environment (``SANH_PORT``...) < ``text`` <
+    keyword overrides, checked against the fields' types.
+
+    The file is ``file``, else ``$SANH_CONFIG``, else ``sanh.toml`` in the working directory if
+    present (a file named by ``file`` or ``$SANH_CONFIG`` must exist). ``text`` maps setting
+    names to (source, value as text): flags and ``--set``. ``None`` overrides are ignored.
+
+    :raises SettingsError: one line naming the bad or unknown setting and its source.
+
+    >>> load_settings(env={"SANH_PORT": "0"}, file="/nonexistent", text={}).port
+    Traceback (most recent call last):
+    ...
+    sanh.server.settings.SettingsError: settings file /nonexistent: not found
+    >>> load_settings(env={"SANH_PORT": "9001", "SANH_LOG_JSON": "off"}).port
+    9001
+    >>> load_settings(env={"SANH_PORT": "http"})
+    Traceback (most recent call last):
+    ...
+    sanh.server.settings.SettingsError: setting port (SANH_PORT='http'): Expected `int`, got `str`
+    >>> load_settings(env={"SANH_TURN_TIMR": "9"})
+    Traceback (most recent call last):
+    ...
+    sanh.server.settings.SettingsError: unknown setting turn_timr (SANH_TURN_TIMR)
     """
     environ = dict(os.environ if env is None else env)
-    settings = Settings()
-    path = Path(file or environ.get("SANH_CONFIG", "sanh.toml"))
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    named = file or environ.get("SANH_CONFIG")
+    path = Path(named or "sanh.toml")
+    if named and not path.is_file():
+        raise SettingsError(f"settings file {path}: not found")
     if path.is_file():
-        data = tomllib.loads(path.read_text())
-        data = data.get("server", data)
-        known = {f.name for f in fields(Settings)}
-        settings = replace(settings, **{k: v for k, v in data.items() if k in known})
-    changes: dict[str, Any] = {}
-    for f in fields(Settings):
-        key = "SANH_" + f.name.upper()
-        if key in environ:
-            changes[f.name] = _coerce(f.type, environ[key])
-    settings = replace(settings, **changes)
-    return replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+        try:
+            data = tomllib.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise SettingsError(f"settings file {path}: {exc}") from None
+        if isinstance(data.get("server"), dict):
+            others = sorted(set(data) - {"server"})
+            if others:
+                raise SettingsError(f"settings file {path}: unknown table or key {others[0]}")
+            data = data["server"]
+        for key, value in data.items():
+            if key not in _FIELDS:
+                raise SettingsError(f"unknown setting {key} (settings file {path})")
+            values[key] = value
+            sources[key] = f"settings file {path}"
+    for key, raw in sorted(environ.items()):
+        if not key.startswith("SANH_") or key in FOREIGN_ENV:
+            continue
+        if key.startswith(FOREIGN_ENV_PREFIXES):
+            continue
+        name = key.removeprefix("SANH_").lower()
+        if name not in _FIELDS:
+            raise SettingsError(f"unknown setting {name} ({key})")
+        values[name] = _text_value(name, raw)
+        sources[name] = f"{key}={raw!r}"
+    for name, (source, raw) in (text or {}).items():
+        if name not in _FIELDS:
+            raise SettingsError(f"unknown setting {name} ({source})")
+        values[name] = _text_value(name, raw)
+        sources[name] = f"{source}={raw!r}"
+    for name, value in overrides.items():
+        if value is None:
+            continue
+        if name not in _FIELDS:
+            raise SettingsError(f"unknown setting {name}")
+        values[name] = value
+        sources[name] = f"{name}={value!r}"
+    try:
+        return msgspec.convert(values, Settings, strict=False)
+    except msgspec.ValidationError as exc:
+        message = str(exc).replace("\n", " ")
+        found = _AT.search(message)
+        if found is None:
+            raise SettingsError(f"settings: {message}") from None
+        name = found.group(1)
+        raise SettingsError(
+            f"setting {name} ({sources.get(name, 'default')}): {message[: found.start()]}"
+        ) from None

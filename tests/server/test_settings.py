@@ -22,7 +22,9 @@ from sanh.server.wallet_services import WalletServices
 
 
 def test_platform_settings_come_from_a_file_and_the_environment(tmp_path: Path) -> None:
-    defaults = load_settings(file=tmp_path / "none.toml", env={})
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    defaults = load_settings(file=empty, env={})
     assert (defaults.turn_timer, defaults.quick_turn_timer) == (15.0, 7.0)
     assert (defaults.xp_per_hand, defaults.xp_per_win, defaults.aof_enabled) == (1, 1, True)
     assert defaults.hall_config() == HallConfig(), "the wallet's own defaults"
