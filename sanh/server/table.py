@@ -1246,6 +1246,8 @@ class TableActor:
                 assert self.hand_rng is not None
                 self._apply(chance_event(self.game, self.state, self.hand_rng))
                 continue
+            if self._apply_removals():
+                continue
             if not self._apply_absent_defaults(turn):
                 break
         self._update_deadlines()
@@ -1274,6 +1276,31 @@ class TableActor:
                 continue
             action = self.game.default_action(self.state, engine_seat, reason)
             if action is not None and self.game.is_legal(self.state, action):
+                self._apply(action)
+                return True
+        return False
+
+    def _apply_removals(self) -> bool:
+        """Apply the removal of the first leaving or long-disconnected seat, wherever the turn
+        is, when the game's default for it is the seat's own ``anytime`` action (RULES.md §2.7:
+        Liêng, Hold'em and Xì tố leaving, TLMN and Phỏm disconnections...); True if one
+        applied. The seat's chips stay in the hand and it can win nothing."""
+        assert self.state is not None
+        now = time.time()
+        for engine_seat, table_seat in enumerate(self.hand_players):
+            slot = self.seats[table_seat]
+            if slot is None or slot.bot is not None or slot.restored:
+                continue
+            if slot.leaving:
+                reason: Reason = "leave"
+            elif not slot.connected and now >= self._grace_end(slot):
+                reason = "disconnect"
+            else:
+                continue
+            action = self.game.default_action(self.state, engine_seat, reason)
+            if action is None or action.seat != engine_seat or not type(action).anytime:
+                continue
+            if self.game.is_legal(self.state, action):
                 self._apply(action)
                 return True
         return False
