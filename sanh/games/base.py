@@ -525,6 +525,12 @@ class Game(Generic[S]):
         ``None`` when the game has no exact figure (the server then names :meth:`max_loss`)."""
         return None
 
+    def unfunded_action(self, state: S, seat: int, action: Action) -> Action | None:
+        """What the game does when the server cannot hold the gold ``seat``'s ``action`` needs
+        (the wallet was spent elsewhere): an action to apply instead, or ``None`` (the default:
+        the action is refused and nothing happens)."""
+        return None
+
     def carry(self, state: S) -> Any:
         """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
 

@@ -929,6 +929,8 @@ class TableActor:
             return
         except HoldRefused as exc:
             self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, exc.reason, message.nonce)
+            if self._apply_unfunded(engine_seat, event):
+                self._advance()
             return
         except IllegalActionError as exc:
             self._refuse(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, message.nonce)
@@ -1202,6 +1204,20 @@ class TableActor:
         self.seq += 1
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = state
+
+    def _apply_unfunded(self, engine_seat: int, event: Action) -> bool:
+        """The wallet could not cover ``event``: apply what the game does then
+        (:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes the
+        seed's fold); True if something was applied."""
+        assert self.state is not None
+        action = self.game.unfunded_action(self.state, engine_seat, event)
+        if action is None or not self.game.is_legal(self.state, action):
+            return False
+        try:
+            self._apply(action)
+        except IllegalActionError:  # its own hold refused too: nothing more to do
+            return False
+        return True
 
     def _hold_bets(self, event: Event, state: Any) -> None:
         """House games need only the amount bet (RULES.md §2.6): hold what a seat's bets (or

@@ -289,6 +289,41 @@ def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
     _run(body, timer_scale=1.0)
 
 
+def test_a_liêng_player_who_acted_then_leaves_is_out_at_once_and_cannot_win() -> None:
+    """Issue 11 / seed 001 Liêng: a player who leaves after acting, out of turn, is out of the
+    hand at once (the engine's Leave is logged when he stands up), loses exactly what he put in
+    and never takes the pot; the two others play on."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        before = {p.info.id: services.bank.balance(p.info.id) for p in players}
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and actor.state.phase == "bet")
+        by_seat = {p.last_view()["viewer"]: p for p in players}
+        first = actor.state.betting.actor
+        await _act(actor, by_seat[first], {"type": "Call", "seat": first}, actor.state.version)
+        assert actor.state.betting.actor != first
+        await actor.call("stand", by_seat[first].conn, None)
+        events = _events(actor, actor.hand)
+        assert (events[-1]["type"], events[-1]["seat"]) == ("Leave", first)
+        assert actor.state.betting.folded[first]
+        hand = actor.hand
+        while actor.state is not None and actor.hand == hand and actor.state.phase == "bet":
+            seat = actor.state.betting.actor
+            assert seat != first
+            await _act(actor, by_seat[seat], {"type": "Call", "seat": seat}, actor.state.version)
+        await _until(lambda: any(m["type"] == "result" for m in by_seat[first].drain()))
+        results = [m for m in by_seat[first].messages if m["type"] == "result"]
+        assert results
+        leaver = by_seat[first].info.id
+        await _until(lambda: services.bank.balance(leaver) == before[leaver] - 100)
+        total = sum(services.bank.balance(p.info.id) for p in players)
+        assert total == sum(before.values())
+
+    _run(body, timer_scale=1.0)
+
+
 def test_a_refused_settlement_voids_the_hand_and_refunds() -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"p{i}") for i in range(2)]
