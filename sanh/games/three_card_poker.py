@@ -20,7 +20,8 @@ A hand (a round) goes:
 3. **Decision** (phase ``decision``): every seat with an Ante chooses :class:`Play` (a Play bet
    equal to the Ante) or :class:`Fold`, simultaneously. A seat whose remaining balance cannot
    cover the Play bet is folded automatically at the deal (S000: "nếu không đủ số dư cho cược TỐ,
-   hành động sẽ được đặt mặc định là BỎ BÀI"). A timeout, a disconnection or leaving is the
+   hành động sẽ được đặt mặc định là BỎ BÀI"), and so is a Play the server cannot hold
+   (:meth:`ThreeCardPoker.unfunded_action`). A timeout, a disconnection or leaving is the
    table's :class:`ForceFold`. A seat with side bets only is not asked (S000).
 4. **Result** (phase ``over``): the dealer's cards are shown and :meth:`ThreeCardPoker.settle`
    pays every seat against the house, with itemised lines ``ante``, ``play``, ``ante_bonus``,
@@ -42,8 +43,17 @@ option                            ``s000``     ``s002``     meaning
                                                             (A-TP2)
 ``tcp.pairplus_paytable``         40-30-5-4-1  40-30-6-3-1  SF/trips/straight/flush/pair (A-TP1)
 ``tcp.six_card_bonus``            true         false        the 6 Card Bonus spot (A-TP5)
-``tcp.ante_bonus_on_forced_fold`` true         true         A-TP7
+``tcp.ante_bonus_on_forced_fold`` false        true         a timeout or leaving keeps the Ante
+                                                            Bonus (A-TP7)
+``tcp.no_balance_is_fold``        true         false        a Play the balance cannot cover is
+                                                            a Fold (no Ante Bonus)
 ================================  ===========  ===========  ====================================
+
+Seed 000 pays the Ante Bonus when "người chơi không bỏ bài" and keeps it, with Pair Plus and the
+6 Card Bonus, only on a disconnection ("Tuy nhiên ... sẽ được thực hiện như bình thường"); a Play
+the balance cannot cover "mặc định là BỎ BÀI". So s000 keeps the Ante Bonus on a disconnection
+only; RULES.md §13.7's [DEF] reading (every forced fold keeps it) is s002's default and either
+flag's other value (docs/options.md, "Where defaults differ from RULES.md").
 
 ``tcp.betting_s`` and ``tcp.decision_s`` (15 s each, RULES.md §2.5) are the lengths of the
 betting window and of the Play/Fold decision, read by the server's clock. Older configs and hand
@@ -62,7 +72,8 @@ Choices where the sources are silent (each is also in the final report of the br
 * a bet spot takes one bet per round; a placed bet stands (it cannot be changed or withdrawn);
 * a forced fold (timeout, disconnection, leaving, too little balance for Play) settles Pair
   Plus as normal even when ``tcp.fold_forfeits_pairplus`` is on: §13.7 says the side bets of a
-  forced fold settle "như bình thường"; only a voluntary Fold forfeits Pair Plus;
+  forced fold settle "như bình thường"; only a voluntary Fold forfeits Pair Plus (and a Play the
+  balance cannot cover when ``tcp.no_balance_is_fold`` makes it a Fold);
 * the 6 Card Bonus is never forfeited by a fold (A-TP2) and, with one hand per player, uses that
   player's own three cards and the dealer's three;
 * views: the shared Player hand is public once dealt; with a hand per player each hand is
