@@ -24,10 +24,13 @@ deadlines. In a window an action may answer any state version since the window o
 Absence (RULES.md §2.7). A player whose connection drops keeps the turn clock, so a reload or
 a short drop costs nothing: a deadline that passes while they are away applies the game's
 ``"disconnect"`` default, and once they have been away for a whole turn timer that default
-applies at once whenever they must act. A seat that leaves gets the ``"leave"`` default, at
-once when that default is an ``anytime`` action or a table action (Sâm *Rời bàn*, Three Card
-Poker's forced fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8)
-only gets timeouts.
+applies at once whenever they must act, and at once wherever the turn is when it is the seat's
+``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat that
+leaves gets the ``"leave"`` default, at once when that default is an ``anytime`` action or a
+table action (Sâm *Rời bàn*, Liêng, Hold'em and Xì tố's ``Leave``, Three Card Poker's forced
+fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8) only gets
+timeouts. A bet the wallet cannot cover is refused, and the game may answer it
+(:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes a fold).
 
 House games (Tài Xỉu, Three Card Poker, Teen Patti) run rounds on the table's clock with or
 without players: every table seat is an engine seat, a seat without a player has no stack, and
