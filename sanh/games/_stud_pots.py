@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.games._texts import clean, text
@@ -43,6 +43,7 @@ __all__ = [
     "Call",
     "Check",
     "Fold",
+    "Leave",
     "Muck",
     "Pot",
     "Raise",
@@ -61,6 +62,15 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class Fold(Action):
     """*Bỏ* / *Úp bỏ*: leave the hand, forfeiting everything put in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Action):
+    """Leaving the table or a disconnection that removes the seat (*Rời bàn*), at once and out
+    of turn (an ``anytime`` action, never listed): the seat folds where the hand stands, its
+    chips stay in the pots and it can win nothing (RULES.md §2.7, §6.7, §8.5)."""
+
+    anytime: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +188,11 @@ class Betting:
     def live_seats(self) -> list[Seat]:
         """Seats in the hand that have not folded, by seat number."""
         return [s for s in range(self.seats) if self.live(s)]
+
+    @property
+    def out(self) -> tuple[bool, ...]:
+        """Per seat: folded, left, or not dealt in (cannot win a pot)."""
+        return tuple(f or not h for f, h in zip(self.folded, self.in_hand, strict=True))
 
     def can_act(self, seat: Seat) -> bool:
         """Live and with chips behind."""
@@ -366,6 +381,22 @@ class Betting:
             return dataclasses.replace(state, actor=None)
         return dataclasses.replace(state, actor=state._next_actor(seat, include_start=False))
 
+    def remove(self, seat: Seat) -> Betting:
+        """``seat`` folds now, in turn or not (:class:`Leave`): its chips stay in the hand.
+
+        The turn goes on from the actor (the next seat if the leaver was the actor); the round
+        ends when the seat left to act has nobody to bet against.
+        """
+        assert self.live(seat)
+        state = dataclasses.replace(
+            self, folded=_set(self.folded, seat, True), acted=_set(self.acted, seat, True)
+        )
+        if len(state.live_seats()) <= 1 or state.actor is None:
+            return dataclasses.replace(state, actor=None)
+        if state.actor == seat:
+            return dataclasses.replace(state, actor=state._next_actor(seat, include_start=False))
+        return dataclasses.replace(state, actor=state._next_actor(state.actor, include_start=True))
+
     def _needs_action(self, seat: Seat) -> bool:
         return self.can_act(seat) and (not self.acted[seat] or self.owes(seat) > 0)
 
@@ -465,12 +496,12 @@ def build_pots(committed: Sequence[Chips], folded: Sequence[bool]) -> tuple[Pot,
         previous = level
     leftover = sum(max(0, c - previous) for c in committed)
     if leftover:
-        # Folded chips above every live level (cannot happen in a legal hand): the top pot.
+        # Folded chips above every live level (a seat that bet, then left): the top pot.
         if pots:
             last = pots[-1]
             pots[-1] = Pot(last.amount + leftover, last.eligible)
-        else:
-            pots.append(Pot(leftover, ()))
+        else:  # no live seat put anything in (the others folded or left): the live seats'
+            pots.append(Pot(leftover, tuple(s for s, f in enumerate(folded) if not f)))
     return tuple(pots)
 
 

@@ -9,7 +9,8 @@ Glossary (Vietnamese → code):
   the deal;
 * *Tố* → :class:`Raise` (``amount`` = the round total raised *to*: the call plus at least L and
   at most ``lieng.raise_cap`` L); *Theo* → :class:`Call` (a check when nothing is owed);
-  *Bỏ* → :class:`Fold`; showing after a win by fold (*Lật tẩy*, RULES.md §2.10) →
+  *Bỏ* → :class:`Fold`; leaving or a disconnection (*Rời bàn*, *mất kết nối*) →
+  :class:`Leave`, at once and out of turn; showing after a win by fold (*Lật tẩy*, RULES.md §2.10) →
   :class:`Show`, not showing → :class:`Muck`;
 * *Sáp* (three of a kind), *Liêng đồng chất* (suited straight), *Liêng* (straight), *Ảnh*
   (faces), *điểm* (points) → :class:`~sanh.eval.lieng.LiengCategory`.
@@ -59,6 +60,7 @@ from sanh.games._stud_pots import (
     Betting,
     Call,
     Fold,
+    Leave,
     Muck,
     Pot,
     Raise,
@@ -96,6 +98,7 @@ __all__ = [
     "OPTIONS",
     "Call",
     "Fold",
+    "Leave",
     "Lieng",
     "LiengSettings",
     "LiengState",
@@ -302,7 +305,7 @@ class Lieng(Game[LiengState]):
         rules_source="RULES.md §2.6, §8, §15 (A-LI*, A-PL2, A-PL4); seed 001 'Chơi Liêng'",
         aliases=("lieng", "ba cay lieng"),
         options=OPTIONS,
-        action_types=(Fold, Call, Raise, Show, Muck),
+        action_types=(Fold, Call, Raise, Show, Muck, Leave),
     )
 
     def max_loss(self, config: TableConfig) -> Chips | None:
@@ -382,6 +385,11 @@ class Lieng(Game[LiengState]):
 
     def validate_action(self, state: LiengState, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
+        if isinstance(action, Leave):
+            if action.seat is None or state.phase not in ("bet", "show"):
+                reason = text("not_possible_now", type(action).__name__, state.phase)
+                raise IllegalActionError(action, reason, state.version)
+            return  # check_seat_in_hand has refused seats out of the hand
         if state.phase == "bet":
             if not isinstance(action, Fold | Call | Raise):
                 raise IllegalActionError(action, "lieng_bet_only", state.version)
@@ -392,7 +400,12 @@ class Lieng(Game[LiengState]):
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: LiengState, seat: Seat | None, reason: Reason) -> Action | None:
-        """A timeout, a disconnection or leaving folds (§8.5, A-LI4); a winner does not show."""
+        """A timeout folds (A-LI4); a disconnection or leaving takes the seat out of the hand at
+        once, wherever the turn is (:class:`Leave`, §8.5); a winner does not show."""
+        live = seat is not None and state.phase == "bet" and state.betting.live(seat)
+        if reason != "timeout" and live:
+            assert seat is not None
+            return Leave(seat)
         turn = self.to_act(state)
         if seat is None or not isinstance(turn, tuple) or seat not in turn:
             return None
@@ -405,9 +418,20 @@ class Lieng(Game[LiengState]):
         if isinstance(event, Shuffle):
             return self._deal(state, event.order)
         assert isinstance(event, Action)
-        if isinstance(event, Show | Muck):
+        if isinstance(event, Show | Muck) or (isinstance(event, Leave) and state.phase == "show"):
             return dataclasses.replace(state, phase="over", shown=isinstance(event, Show))
+        if isinstance(event, Leave):
+            assert event.seat is not None
+            betting = state.betting.remove(event.seat)
+            return self._after_betting(dataclasses.replace(state, betting=betting))
         return self._after_betting(dataclasses.replace(state, betting=state.betting.apply(event)))
+
+    def leave_cost(self, state: LiengState, seat: Seat) -> Chips | None:
+        """What leaving now costs ``seat``: everything it has put in while it is still in the
+        hand (§8.5: it forfeits it; the ante at least), else nothing."""
+        if state.phase in ("shuffle", "bet") and state.betting.live(seat):
+            return state.betting.committed[seat]
+        return 0
 
     def _deal(self, state: LiengState, deck: tuple[Card, ...]) -> LiengState:
         opts = settings(state.config)
@@ -474,9 +498,7 @@ class Lieng(Game[LiengState]):
             round_bets=betting.round_bets,
             folded=betting.folded,
             cards=cards,
-            pots=tuple(
-                (p.amount, p.eligible) for p in build_pots(betting.committed, betting.folded)
-            ),
+            pots=tuple((p.amount, p.eligible) for p in build_pots(betting.committed, betting.out)),
             to_call=to_call,
             hands=hands,
             winners=_main_winners(settlement),
@@ -490,7 +512,7 @@ class Lieng(Game[LiengState]):
         opts = settings(state.config)
         betting = state.betting
         n = state.config.seats
-        pots = build_pots(betting.committed, betting.folded)
+        pots = build_pots(betting.committed, betting.out)
         order = seats_from(state.start, n, opts.direction)
 
         def strength(seat: Seat) -> tuple[int, ...]:

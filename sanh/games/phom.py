@@ -960,6 +960,16 @@ class Phom(Game[PhomState]):
         )
         return _purse(state).settlement(detail)
 
+    def leave_cost(self, state: PhomState, seat: Seat) -> Chips | None:
+        """What leaving now costs ``seat``: 5 L to each other player still in (and whatever
+        ending the game then adds), capped at its balance as the charges stand (RULES.md §9,
+        §2.6); 0 when it is not in the game."""
+        leave = Leave(seat)
+        if not self.is_legal(state, leave):
+            return 0
+        after = self.apply(state, leave)
+        return _purse(state).balances[seat] - _purse(after).balances[seat]
+
     def carry(self, state: PhomState) -> dict[str, Any] | None:
         """The next game's first player: ``{"winner": seat}`` (the Ù player or the first)."""
         if state.winner is None:

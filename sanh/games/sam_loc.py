@@ -936,6 +936,24 @@ class SamLoc(Game[SamState]):
             detail.append(("instant", state.instant))
         return settle_debts(state.config, state.debts, detail)
 
+    def leave_cost(self, state: SamState, seat: Seat) -> Chips | None:
+        """What *Rời bàn* now costs ``seat``: 10 lá to each other player still in (25 as a
+        Sâm declarer's *Đền báo*), and whatever ending the game then adds, capped at what its
+        balance still covers (RULES.md §7.6, §2.6); 0 when it is not in play."""
+        leave = Leave(seat)
+        if not self.is_legal(state, leave):
+            return 0
+        after = self.apply(state, leave)
+        config = state.config
+        cost = settle_debts(config, state.debts).deltas[seat]
+        cost -= settle_debts(config, after.debts).deltas[seat]
+        if not after.over:  # a Rời bàn owed to the game's winner (samloc.leave_penalty_to)
+            pending = sum(amount for payer, amount, _, _ in after.to_winner if payer == seat)
+            pending -= sum(amount for payer, amount, _, _ in state.to_winner if payer == seat)
+            owed = sum(d.amount for d in after.debts if d.payer == seat) * config.stake
+            cost += min(pending * config.stake, max(0, config.stacks[seat] - owed))
+        return cost
+
     # ----- table flow -----------------------------------------------------------------------
     def carry(self, state: SamState) -> Any:
         """``{"winner": seat}`` for the next game (``None``: the next game is led as a first

@@ -108,6 +108,7 @@ __all__ = [
     "HoldemParams",
     "HoldemState",
     "HoldemView",
+    "Leave",
     "RaiseTo",
     "TexasHoldem",
     "buyin_limits",
@@ -128,6 +129,14 @@ _BOARD_SIZES = (0, 3, 4, 5)
 @dataclass(frozen=True, slots=True)
 class Fold(Action):
     """Give up the hand (*Bỏ*); chips already put in stay in the pots."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Action):
+    """Leaving the table mid-hand (RULES.md §4.8): a fold at once, in turn or not (an
+    ``anytime`` action, never listed); chips already put in stay in the pots."""
+
+    anytime: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,6 +598,31 @@ class HandCore:
         elif self.stacks[seat] + self.bets[seat] >= self.reach_second:
             self._measure_reach()  # the folder was one of the two largest reaches
 
+    def remove(self, seat: Seat) -> None:
+        """``seat`` folds now, whoever is to act (:class:`Leave`); its chips stay in the pots.
+
+        The street ends when nobody is left to act, or when the one seat left to act owes
+        nothing and has no one with chips to bet against.
+        """
+        if self.queue and self.queue[0] == seat:
+            self.fold()
+            return
+        self.acted |= 1 << seat
+        self.live[seat] = False
+        self.live_count -= 1
+        queue = self.queue
+        if seat in queue:
+            queue.remove(seat)
+        if not queue or self.live_count <= 1:
+            self._end_street()
+            return
+        self._measure_reach()
+        actor = queue[0]
+        stacks = self.stacks
+        others = any(self.live[other] and stacks[other] for other in self.order if other != actor)
+        if len(queue) == 1 and self.bets[actor] >= self.max_bet and not others:
+            self._end_street()
+
     def check_or_call(self) -> None:
         """The actor checks or calls (all-in for less when short)."""
         seat = self.queue.pop(0)
@@ -1007,7 +1041,7 @@ class TexasHoldem(Game[HoldemState]):
         rules_source="RULES.md §4, §2, §3.1, §15 A-HE1..A-HE7; seed 001 'poker', seed 003",
         aliases=("holdem", "hold'em", "poker", "nlhe", "texas"),
         options=HOLDEM_OPTIONS,
-        action_types=(Fold, Check, Call, RaiseTo),
+        action_types=(Fold, Check, Call, RaiseTo, Leave),
     )
     aof: ClassVar[bool] = False
 
@@ -1148,11 +1182,18 @@ class TexasHoldem(Game[HoldemState]):
 
     def validate_action(self, state: HoldemState, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal for the seat to act."""
-        seat = state.queue[0]
-        owed = state.max_bet - state.bets[seat]
         version = state.version
         if action.seat is None:
             raise IllegalActionError(action, "holdem_table_no_action", version)
+        if isinstance(action, Leave):
+            seat = action.seat
+            if seat not in state.order:
+                raise IllegalActionError(action, text("not_in_hand", seat), version)
+            if not state.live[seat]:
+                raise IllegalActionError(action, text("has_folded", seat), version)
+            return
+        seat = state.queue[0]
+        owed = state.max_bet - state.bets[seat]
         if isinstance(action, Fold):
             return
         if isinstance(action, Check):
@@ -1194,6 +1235,9 @@ class TexasHoldem(Game[HoldemState]):
         core = _load(state)
         if isinstance(event, Shuffle):
             core.deal(event.order)
+        elif isinstance(event, Leave):
+            assert event.seat is not None
+            core.remove(event.seat)
         elif isinstance(event, Fold):
             core.fold()
         elif isinstance(event, Check | Call):
@@ -1209,12 +1253,26 @@ class TexasHoldem(Game[HoldemState]):
     def default_action(
         self, state: HoldemState, seat: Seat | None, reason: Reason
     ) -> Action | None:
-        """Timeout or disconnection: check if free, otherwise fold. Leaving: fold (§4.8)."""
+        """Timeout or disconnection: check if free, otherwise fold. Leaving folds at once,
+        wherever the turn is (:class:`Leave`, §4.8)."""
+        if (
+            seat is not None
+            and reason == "leave"
+            and state.queue
+            and self.is_legal(state, Leave(seat))
+        ):
+            return Leave(seat)
         if seat is None or not state.queue or state.queue[0] != seat:
             return None
         if reason != "leave" and state.max_bet <= state.bets[seat]:
             return Check(seat)
         return Fold(seat)
+
+    def leave_cost(self, state: HoldemState, seat: Seat) -> Chips | None:
+        """At most what leaving now costs ``seat``: what it has put in while still in the hand
+        (a fold; the part of a bet nobody calls still goes back to it), else nothing."""
+        live = state.street != _OVER and bool(state.live) and state.live[seat]
+        return state.totals[seat] + state.antes[seat] if live else 0
 
     # -- views ---------------------------------------------------------------------------
     def revealed(self, state: HoldemState) -> frozenset[Seat]:
@@ -1351,7 +1409,7 @@ class AllInOrFold(TexasHoldem):
         rules_source="RULES.md §4.9 [DEF] (seed 003 names the room only), §4.1-4.7, A-HE8",
         aliases=("aof", "all-in-or-fold", "allin-or-fold", "poker all in or fold"),
         options=AOF_OPTIONS,
-        action_types=(Fold, Check, AllIn),
+        action_types=(Fold, Check, AllIn, Leave),
     )
     aof: ClassVar[bool] = True
 
@@ -1361,7 +1419,7 @@ def _describe(action: Action) -> str:
     assert action.seat is not None, "the table takes no Hold'em action"
     if isinstance(action, RaiseTo):
         return text("raises_to", action.seat, action.amount)
-    verb = {Fold: "folds", Check: "checks", Call: "calls", AllIn: "goes_all_in"}
+    verb = {Fold: "folds", Leave: "folds", Check: "checks", Call: "calls", AllIn: "goes_all_in"}
     return text(verb[type(action)], action.seat)
 
 

@@ -20,7 +20,8 @@ A hand (a round) goes:
 3. **Decision** (phase ``decision``): every seat with an Ante chooses :class:`Play` (a Play bet
    equal to the Ante) or :class:`Fold`, simultaneously. A seat whose remaining balance cannot
    cover the Play bet is folded automatically at the deal (S000: "nếu không đủ số dư cho cược TỐ,
-   hành động sẽ được đặt mặc định là BỎ BÀI"). A timeout, a disconnection or leaving is the
+   hành động sẽ được đặt mặc định là BỎ BÀI"), and so is a Play the server cannot hold
+   (:meth:`ThreeCardPoker.unfunded_action`). A timeout, a disconnection or leaving is the
    table's :class:`ForceFold`. A seat with side bets only is not asked (S000).
 4. **Result** (phase ``over``): the dealer's cards are shown and :meth:`ThreeCardPoker.settle`
    pays every seat against the house, with itemised lines ``ante``, ``play``, ``ante_bonus``,
@@ -42,8 +43,17 @@ option                            ``s000``     ``s002``     meaning
                                                             (A-TP2)
 ``tcp.pairplus_paytable``         40-30-5-4-1  40-30-6-3-1  SF/trips/straight/flush/pair (A-TP1)
 ``tcp.six_card_bonus``            true         false        the 6 Card Bonus spot (A-TP5)
-``tcp.ante_bonus_on_forced_fold`` true         true         A-TP7
+``tcp.ante_bonus_on_forced_fold`` false        true         a timeout or leaving keeps the Ante
+                                                            Bonus (A-TP7)
+``tcp.no_balance_is_fold``        true         false        a Play the balance cannot cover is
+                                                            a Fold (no Ante Bonus)
 ================================  ===========  ===========  ====================================
+
+Seed 000 pays the Ante Bonus when "người chơi không bỏ bài" and keeps it, with Pair Plus and the
+6 Card Bonus, only on a disconnection ("Tuy nhiên ... sẽ được thực hiện như bình thường"); a Play
+the balance cannot cover "mặc định là BỎ BÀI". So s000 keeps the Ante Bonus on a disconnection
+only; RULES.md §13.7's [DEF] reading (every forced fold keeps it) is s002's default and either
+flag's other value (docs/options.md, "Where defaults differ from RULES.md").
 
 ``tcp.betting_s`` and ``tcp.decision_s`` (15 s each, RULES.md §2.5) are the lengths of the
 betting window and of the Play/Fold decision, read by the server's clock. Older configs and hand
@@ -62,7 +72,8 @@ Choices where the sources are silent (each is also in the final report of the br
 * a bet spot takes one bet per round; a placed bet stands (it cannot be changed or withdrawn);
 * a forced fold (timeout, disconnection, leaving, too little balance for Play) settles Pair
   Plus as normal even when ``tcp.fold_forfeits_pairplus`` is on: §13.7 says the side bets of a
-  forced fold settle "như bình thường"; only a voluntary Fold forfeits Pair Plus;
+  forced fold settle "như bình thường"; only a voluntary Fold forfeits Pair Plus (and a Play the
+  balance cannot cover when ``tcp.no_balance_is_fold`` makes it a Fold);
 * the 6 Card Bonus is never forfeited by a fold (A-TP2) and, with one hand per player, uses that
   player's own three cards and the dealer's three;
 * views: the shared Player hand is public once dealt; with a hand per player each hand is
@@ -179,7 +190,8 @@ VARIANT_DEFAULTS: dict[str, dict[str, OptionValue]] = {
         "tcp.fold_forfeits_pairplus": False,
         "tcp.pairplus_paytable": "40-30-5-4-1",
         "tcp.six_card_bonus": True,
-        "tcp.ante_bonus_on_forced_fold": True,
+        "tcp.ante_bonus_on_forced_fold": False,
+        "tcp.no_balance_is_fold": True,
     },
     "s002": {
         "tcp.shared_player_hand": False,
@@ -187,12 +199,14 @@ VARIANT_DEFAULTS: dict[str, dict[str, OptionValue]] = {
         "tcp.pairplus_paytable": "40-30-6-3-1",
         "tcp.six_card_bonus": False,
         "tcp.ante_bonus_on_forced_fold": True,
+        "tcp.no_balance_is_fold": False,
     },
 }
 """The flags each rule set sets together (RULES.md §13.8)."""
 
-FORCED_REASONS: tuple[str, ...] = ("timeout", "disconnect", "leave")
-"""Reasons of a :class:`ForceFold`."""
+FORCED_REASONS: tuple[str, ...] = ("timeout", "disconnect", "leave", "no_balance")
+"""Reasons of a :class:`ForceFold` (``no_balance``: the server could not hold the Play bet,
+:meth:`ThreeCardPoker.unfunded_action`)."""
 
 Decision: TypeAlias = str
 """A seat's decision: ``""`` (no Ante), ``pending``, ``play``, ``fold`` (voluntary), or the
@@ -267,6 +281,7 @@ class TcpRules:
     pairplus_paytable: str
     six_card_bonus: bool
     ante_bonus_on_forced_fold: bool
+    no_balance_is_fold: bool
     bet_min: Chips
     bet_max: Chips
 
@@ -302,6 +317,7 @@ def resolve_rules(
         pairplus_paytable=str(merged["tcp.pairplus_paytable"]),
         six_card_bonus=bool(merged["tcp.six_card_bonus"]),
         ante_bonus_on_forced_fold=bool(merged["tcp.ante_bonus_on_forced_fold"]),
+        no_balance_is_fold=bool(merged["tcp.no_balance_is_fold"]),
         bet_min=low * stake,
         bet_max=high * stake,
     )
@@ -450,9 +466,14 @@ class ThreeCardPoker(Game[TcpState]):
             ),
             OptionSpec(
                 "tcp.ante_bonus_on_forced_fold",
-                True,
-                help="forced folds keep the Ante Bonus (A-TP7)",
+                False,
+                help="a timeout or leaving keeps the Ante Bonus (A-TP7; s002: true)",
                 aliases=("ante_bonus_on_forced_fold",),
+            ),
+            OptionSpec(
+                "tcp.no_balance_is_fold",
+                True,
+                help="a Play the balance cannot cover is a Fold, no Ante Bonus (s002: false)",
             ),
             OptionSpec(
                 "tcp.bet_min_multiple",
@@ -759,6 +780,31 @@ class ThreeCardPoker(Game[TcpState]):
         settlement.check()
         return settlement
 
+    @staticmethod
+    def _voluntary(rules: TcpRules, decision: Decision) -> bool:
+        """A Fold the player chose, or (``tcp.no_balance_is_fold``) a Play it could not cover,
+        which S000 makes a *Bỏ bài*: "mặc định là BỎ BÀI"."""
+        return decision == "fold" or (decision == "no_balance" and rules.no_balance_is_fold)
+
+    @classmethod
+    def _keeps_ante_bonus(cls, rules: TcpRules, decision: Decision) -> bool:
+        """Whether a fold keeps the Ante Bonus. S000 pays it when "người chơi không bỏ bài",
+        and on a disconnection "như bình thường" ("Tuy nhiên..."): a disconnection always
+        keeps it; a voluntary fold never; a timeout, leaving or (unless it counts as a Fold)
+        too little balance for Play keep it with ``tcp.ante_bonus_on_forced_fold`` (A-TP7)."""
+        if decision == "disconnect":
+            return True
+        if decision not in _FORCED or cls._voluntary(rules, decision):
+            return False
+        return rules.ante_bonus_on_forced_fold
+
+    def unfunded_action(self, state: TcpState, seat: Seat, action: Action) -> Action | None:
+        """A Play the server cannot hold (the wallet was spent elsewhere since the deal) is
+        the forced fold S000 names: "nếu không đủ số dư cho cược TỐ, hành động sẽ được đặt mặc
+        định là BỎ BÀI" (settled as ``no_balance``)."""
+        pending = state.phase == "decision" and state.decisions[seat] == "pending"
+        return ForceFold(None, seat, "no_balance") if isinstance(action, Play) and pending else None
+
     def _settle_seat(
         self,
         state: TcpState,
@@ -794,8 +840,7 @@ class ThreeCardPoker(Game[TcpState]):
             else:
                 why = text("fold") if decision == "fold" else text("forced_fold", decision)
                 out.append(SettlementLine(seat, "ante", -ante, ante, why))
-            forced = decision in _FORCED
-            eligible = decision == "play" or (forced and rules.ante_bonus_on_forced_fold)
+            eligible = decision == "play" or self._keeps_ante_bonus(rules, decision)
             multiple = ANTE_BONUS.get(category, 0)
             if eligible and multiple:
                 out.append(
@@ -809,7 +854,7 @@ class ThreeCardPoker(Game[TcpState]):
                 )
         if pair_plus:
             multiple = rules.pair_plus.get(category, 0)
-            if decision == "fold" and rules.fold_forfeits_pairplus:
+            if self._voluntary(rules, decision) and rules.fold_forfeits_pairplus:
                 out.append(
                     SettlementLine(seat, "pair_plus", -pair_plus, pair_plus, text("forfeit_fold"))
                 )

@@ -72,6 +72,7 @@ from sanh.games._stud_pots import (
     Call,
     Check,
     Fold,
+    Leave,
     Muck,
     Pot,
     Raise,
@@ -112,6 +113,7 @@ __all__ = [
     "Call",
     "Check",
     "Fold",
+    "Leave",
     "Muck",
     "Raise",
     "SetRules",
@@ -406,7 +408,7 @@ class XiTo(Game[XiToState]):
         rules_source="RULES.md §2.3, §6, §15 (A-XT*), §16B; seed 001 'Xì tố'",
         aliases=("xito", "xi to", "poker hong kong", "hong kong poker", "five card stud"),
         options=OPTIONS,
-        action_types=(Fold, Check, Call, Raise, AllIn, Show, Muck, TurnUp, SetRules),
+        action_types=(Fold, Check, Call, Raise, AllIn, Show, Muck, TurnUp, SetRules, Leave),
     )
 
     # ----- setup -------------------------------------------------------------------------------
@@ -505,6 +507,11 @@ class XiTo(Game[XiToState]):
     def validate_action(self, state: XiToState, action: Action) -> None:
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         phase = state.phase
+        if isinstance(action, Leave):
+            if action.seat is None or phase == "over" or phase == "shuffle":
+                reason = text("not_possible_now", type(action).__name__, phase)
+                raise IllegalActionError(action, reason, state.version)
+            return  # check_seat_in_hand has refused seats out of the hand
         if phase == "bet":
             if not isinstance(action, Fold | Check | Call | Raise | AllIn):
                 raise IllegalActionError(action, "betting_only", state.version)
@@ -518,11 +525,15 @@ class XiTo(Game[XiToState]):
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: XiToState, seat: Seat | None, reason: Reason) -> Action | None:
-        """Timeout, disconnection or leaving (§6.7): check when free (V1), otherwise fold.
+        """Timeout or disconnection (§6.7): check when free (V1), otherwise fold. Leaving folds
+        at once, wherever the turn is (:class:`Leave`; §6.7: chips put in stay in the pot).
 
         Variant 2's choice turns up the card dealt first; the first bettor's rule choice keeps
         the config's values; a winner by fold does not show.
         """
+        leaving = seat is not None and reason == "leave" and state.phase != "show"
+        if leaving and seat is not None and self.is_legal(state, Leave(seat)):
+            return Leave(seat)
         turn = self.to_act(state)
         if seat is None or not isinstance(turn, tuple) or seat not in turn:
             return None
@@ -562,11 +573,38 @@ class XiTo(Game[XiToState]):
                 state, hole_5th=event.hole_5th, tay_max=event.tay_max, rules_pending=False
             )
             return self._start_round_one(state)
-        if isinstance(event, Show | Muck):
+        if isinstance(event, Show | Muck) or (isinstance(event, Leave) and state.phase == "show"):
             return dataclasses.replace(state, phase="over", shown=isinstance(event, Show))
+        if isinstance(event, Leave):
+            return self._leave(state, event)
         betting = state.betting.apply(event)
         state = dataclasses.replace(state, betting=betting)
         return self._after_betting(state)
+
+    def _leave(self, state: XiToState, event: Leave) -> XiToState:
+        """The seat folds now, in whichever phase (its chips stay in the pot)."""
+        assert event.seat is not None
+        seat = event.seat
+        state = dataclasses.replace(state, betting=state.betting.remove(seat))
+        if len(state.betting.live_seats()) == 1:
+            winner = state.betting.live_seats()[0]
+            return dataclasses.replace(state, phase="show", winner=winner)
+        if state.phase == "choose":
+            state = dataclasses.replace(state, chosen=_set(state.chosen, seat, True))
+            if all(state.chosen):
+                return self._before_round_one(state)
+            return state
+        if state.phase == "rules":
+            if seat == state.leader:  # the next leader sets the rules
+                return self._before_round_one(state)
+            return state
+        return self._after_betting(state)
+
+    def leave_cost(self, state: XiToState, seat: Seat) -> Chips | None:
+        """What leaving now costs ``seat``: everything it has put in while it is still in the
+        hand (§6.7: a fold; the chips stay in the pot), else nothing."""
+        live = state.phase not in ("show", "over") and state.betting.live(seat)
+        return state.betting.committed[seat] if live else 0
 
     def _deal_first_two(self, state: XiToState) -> XiToState:
         n = state.config.seats
@@ -742,7 +780,7 @@ class XiTo(Game[XiToState]):
             cards=cards,
             up=public_up,
             pots=tuple(
-                (pot.amount, pot.eligible) for pot in build_pots(betting.committed, betting.folded)
+                (pot.amount, pot.eligible) for pot in build_pots(betting.committed, betting.out)
             ),
             to_call=to_call,
             hands=hands,
@@ -757,7 +795,7 @@ class XiTo(Game[XiToState]):
         opts = settings(state.config)
         betting = state.betting
         n = state.config.seats
-        pots = build_pots(betting.committed, betting.folded)
+        pots = build_pots(betting.committed, betting.out)
         order = seats_from(state.start, n)
 
         def strength(seat: Seat) -> tuple[int, ...]:

@@ -24,10 +24,13 @@ deadlines. In a window an action may answer any state version since the window o
 Absence (RULES.md §2.7). A player whose connection drops keeps the turn clock, so a reload or
 a short drop costs nothing: a deadline that passes while they are away applies the game's
 ``"disconnect"`` default, and once they have been away for a whole turn timer that default
-applies at once whenever they must act. A seat that leaves gets the ``"leave"`` default, at
-once when that default is an ``anytime`` action or a table action (Sâm *Rời bàn*, Three Card
-Poker's forced fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8)
-only gets timeouts.
+applies at once whenever they must act, and at once wherever the turn is when it is the seat's
+``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat that
+leaves gets the ``"leave"`` default, at once when that default is an ``anytime`` action or a
+table action (Sâm *Rời bàn*, Liêng, Hold'em and Xì tố's ``Leave``, Three Card Poker's forced
+fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8) only gets
+timeouts. A bet the wallet cannot cover is refused, and the game may answer it
+(:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes a fold).
 
 House games (Tài Xỉu, Three Card Poker, Teen Patti) run rounds on the table's clock with or
 without players: every table seat is an engine seat, a seat without a player has no stack, and
@@ -936,6 +939,8 @@ class TableActor:
             return
         except HoldRefused as exc:
             self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, exc.reason, message.nonce)
+            if self._apply_unfunded(engine_seat, event):
+                self._advance()
             return
         except IllegalActionError as exc:
             self._refuse(conn, p.ErrorCode.ILLEGAL_ACTION, exc.reason, message.nonce)
@@ -1209,6 +1214,20 @@ class TableActor:
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = state
 
+    def _apply_unfunded(self, engine_seat: int, event: Action) -> bool:
+        """The wallet could not cover ``event``: apply what the game does then
+        (:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes the
+        seed's fold); True if something was applied."""
+        assert self.state is not None
+        action = self.game.unfunded_action(self.state, engine_seat, event)
+        if action is None or not self.game.is_legal(self.state, action):
+            return False
+        try:
+            self._apply(action)
+        except IllegalActionError:  # its own hold refused too: nothing more to do
+            return False
+        return True
+
     def _hold_bets(self, event: Event, state: Any) -> None:
         """House games need only the amount bet (RULES.md §2.6): hold what a seat's bets (or
         a player-hosted bank's reservations) put at risk as they grow.
@@ -1252,6 +1271,8 @@ class TableActor:
                 assert self.hand_rng is not None
                 self._apply(chance_event(self.game, self.state, self.hand_rng))
                 continue
+            if self._apply_removals():
+                continue
             if not self._apply_absent_defaults(turn):
                 break
         self._update_deadlines()
@@ -1280,6 +1301,31 @@ class TableActor:
                 continue
             action = self.game.default_action(self.state, engine_seat, reason)
             if action is not None and self.game.is_legal(self.state, action):
+                self._apply(action)
+                return True
+        return False
+
+    def _apply_removals(self) -> bool:
+        """Apply the removal of the first leaving or long-disconnected seat, wherever the turn
+        is, when the game's default for it is the seat's own ``anytime`` action (RULES.md §2.7:
+        Liêng, Hold'em and Xì tố leaving, TLMN and Phỏm disconnections...); True if one
+        applied. The seat's chips stay in the hand and it can win nothing."""
+        assert self.state is not None
+        now = time.time()
+        for engine_seat, table_seat in enumerate(self.hand_players):
+            slot = self.seats[table_seat]
+            if slot is None or slot.bot is not None or slot.restored:
+                continue
+            if slot.leaving:
+                reason: Reason = "leave"
+            elif not slot.connected and now >= self._grace_end(slot):
+                reason = "disconnect"
+            else:
+                continue
+            action = self.game.default_action(self.state, engine_seat, reason)
+            if action is None or action.seat != engine_seat or not type(action).anytime:
+                continue
+            if self.game.is_legal(self.state, action):
                 self._apply(action)
                 return True
         return False

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from sanh.cards.rng import SeededRng
-from sanh.errors import IllegalActionError
+from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import REGISTRY, find_game
-from sanh.games.base import CHANCE, Action, Game, Roll, Shuffle, TableConfig
+from sanh.games.base import CHANCE, Action, Game, Reason, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from sanh.notation.jsonable import to_jsonable
@@ -169,3 +169,78 @@ def test_registry_names(game_id: str) -> None:
     assert find_game(game.info.name_vi) is game
     assert game.info.rules_source
     assert game.info.action_types
+
+
+POT_GAMES = ("lieng", "texas-holdem", "poker-aof", "xi-to")
+"""Games where the hand's money is one pot: a removed seat's net is never positive. (In Sâm,
+Phỏm or TLMN a seat keeps what it was paid before it left, other leavers' penalties included.)"""
+
+
+def removal(game: Game[Any], state: Any, seat: int) -> Action | None:
+    """The seat's removal now, if its policy (RULES.md §2.7) removes it on leaving or on a
+    disconnection: the game's default for that reason when it is the seat's own ``anytime``
+    action (what the server applies at once, wherever the turn is) and legal now."""
+    reasons: tuple[Reason, ...] = ("leave", "disconnect")
+    for reason in reasons:
+        action = game.default_action(state, seat, reason)
+        own = action is not None and action.seat == seat and type(action).anytime
+        if own and action is not None and game.is_legal(state, action):
+            return action
+    return None
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_out_of_turn_removals_take_effect_and_never_win(game_id: str) -> None:
+    """Issue 11: a leave or a disconnection that removes the player takes effect at once,
+    wherever the turn is: random hands where, now and then, a seat that is *not* to act is
+    removed. The removal is legal out of turn, the seat never acts again, its removal is
+    never offered twice, the settlement balances, and the seat wins nothing (its net is at
+    most zero, its lines pay it nothing)."""
+    game = REGISTRY[game_id]
+    removed_any = 0
+    for seats in seat_counts(game):
+        rng = SeededRng(f"removals/{game_id}/{seats}")
+        for _ in range(HANDS_PER_SEAT_COUNT):
+            config = config_for(game, seats, rng)
+            try:
+                state = game.new_state(config)
+            except ConfigError:
+                continue  # stacks too small to start this game: no hand
+            removed: set[int] = set()
+            for _ in range(game.info.max_actions):
+                turn = game.to_act(state)
+                if turn is None:
+                    break
+                if turn is CHANCE:
+                    state = game.apply(state, chance_event(game, state, rng))
+                    continue
+                for seat in sorted(removed):
+                    assert seat not in turn, f"{game_id}: removed seat {seat} asked to act"
+                    assert removal(game, state, seat) is None, "a removal offered twice"
+                idle = [s for s in range(seats) if s not in turn and s not in removed]
+                if idle and rng.randbelow(6) == 0:
+                    seat = idle[rng.randbelow(len(idle))]
+                    action = removal(game, state, seat)
+                    if action is not None:
+                        cost = game.leave_cost(state, seat)
+                        state = game.apply(state, action)
+                        removed.add(seat)
+                        assert cost is None or cost >= 0
+                        continue
+                state = game.apply(state, random_action(game, state, rng))
+            assert game.is_terminal(state), f"{game_id} did not end"
+            settlement = game.settle(state)
+            settlement.check()
+            assert game.replay(config, state.history) == state
+            detail = dict(settlement.detail)
+            winners = {detail.get("winner"), *detail.get("winners", ())}
+            if game_id in POT_GAMES:
+                pots = [pot for pot in detail.get("pots", ()) if len(pot) == 3]  # Hold'em's
+                winners.update(seat for _, _, won in pots for seat in won)
+            for seat in removed:
+                removed_any += 1
+                assert seat not in winners, f"{game_id}: removed seat {seat} won"
+                if game_id in POT_GAMES:  # pay-as-you-go games book payments made before
+                    assert settlement.deltas[seat] <= 0, f"{game_id}: removed seat {seat} won"
+    if game_id in POT_GAMES:
+        assert removed_any >= 5, f"{game_id}: too few out-of-turn removals exercised"

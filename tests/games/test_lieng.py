@@ -21,6 +21,7 @@ from sanh.games.driver import chance_event, random_action
 from sanh.games.lieng import (
     Call,
     Fold,
+    Leave,
     Lieng,
     LiengState,
     Muck,
@@ -201,11 +202,57 @@ def test_a_li4_timeout_and_disconnection_fold() -> None:
     state = deal("2c 3c 4c 5c 6c 7c 8c 9c Tc", seats=3)
     assert GAME.default_action(state, 0, "timeout") == Fold(0)
     state = GAME.apply(state, Raise(0, 3 * L))
-    assert GAME.default_action(state, 1, "disconnect") == Fold(1)
-    state = GAME.apply(state, Fold(1))
+    assert GAME.default_action(state, 1, "timeout") == Fold(1)
+    assert GAME.default_action(state, 1, "disconnect") == Leave(1)
+    state = GAME.apply(state, Leave(1))
     assert state.betting.folded[1]
     state = play(GAME, state, [Call(2)])
     assert GAME.settle(state).deltas[1] == -L
+
+
+def test_a_player_who_acted_then_leaves_is_out_at_once_and_cannot_win() -> None:
+    """Issue 11 / seed 001 Liêng: a player who disconnects or leaves 'mất số chips ... không được
+    tham gia chơi ván đó nữa, các người chơi còn lại tiếp tục chơi', even after acting this
+    round and out of turn. p2 holds the best hand (8 points), calls, then leaves while p3 is to
+    act: p2 is out at once, forfeits the 4 L it put in, and p1 (5 points) takes the pot."""
+    state = deal("2c 3c 4c 5c 6c 7c 8c 9c Tc", seats=3)
+    state = play(GAME, state, [Raise(0, 3 * L), Call(1)])
+    assert GAME.to_act(state) == (2,)
+    assert GAME.leave_cost(state, 1) == 4 * L
+    for reason in ("leave", "disconnect"):
+        assert GAME.default_action(state, 1, reason) == Leave(1)
+    state = GAME.apply(state, Leave(1))
+    assert state.betting.folded[1] and GAME.to_act(state) == (2,)
+    assert GAME.default_action(state, 1, "leave") is None
+    assert GAME.leave_cost(state, 1) == 0
+    rejected(GAME, state, Leave(1), "has folded")
+    rejected(GAME, state, Call(1), "has folded")
+    state = play(GAME, state, [Call(2)])
+    settlement = GAME.settle(state)
+    settlement.check()
+    assert settlement.deltas == (8 * L, -4 * L, -4 * L)
+    assert sum(line.amount for line in settlement.lines if line.seat == 1) == -4 * L
+
+
+def test_leaving_heads_up_out_of_turn_gives_the_pot_to_the_other_seat() -> None:
+    """With two players, the one who is not to act leaving ends the hand: the other wins by
+    fold (and then may show or not); the leaver's chips stay in the pot."""
+    state = deal("2c 3c 4c 5c 6c 7c")
+    state = play(GAME, state, [Raise(0, 2 * L)])
+    assert GAME.to_act(state) == (1,)
+    state = GAME.apply(state, Leave(0))
+    assert state.phase == "show" and GAME.to_act(state) == (1,)
+    state = GAME.apply(state, Muck(1))
+    assert GAME.settle(state).deltas == (-3 * L, 3 * L)
+
+
+def test_leave_is_refused_out_of_the_hand_and_by_the_table() -> None:
+    """Only a seat still in the hand leaves; once the hand is over nobody does."""
+    state = deal("2c 3c 4c 5c 6c 7c 8c 9c Tc", seats=3)
+    rejected(GAME, state, Leave(None), "not possible now")
+    state = play(GAME, state, [Fold(0), Fold(1)])
+    state = play(GAME, state, [Muck(2)])
+    rejected(GAME, state, Leave(2), "over")
 
 
 @pytest.mark.parametrize(

@@ -147,7 +147,12 @@ def test_an_alias_names_one_option_and_never_an_option_of_its_own(game_id: str) 
 def test_the_house_games_old_names_are_their_deprecated_aliases(game_id: str) -> None:
     game = REGISTRY[game_id]
     assert game.deprecated_names() == OLD_NAMES[game_id]
-    assert {spec.name for spec in game.info.options} == set(OLD_NAMES[game_id].values())
+    names = {spec.name for spec in game.info.options} - NEWER_OPTIONS
+    assert names == set(OLD_NAMES[game_id].values())
+
+
+NEWER_OPTIONS = {"tcp.no_balance_is_fold"}
+"""Options added after the house games' options got their prefixes: no old name."""
 
 
 def test_canonical_options_read_old_names_under_the_new_ones() -> None:

@@ -23,6 +23,7 @@ from sanh.games.texas_holdem import (
     Check,
     Fold,
     HoldemState,
+    Leave,
     RaiseTo,
     TexasHoldem,
     buyin_limits,
@@ -353,8 +354,57 @@ def test_default_actions_check_if_free_else_fold() -> None:
     assert GAME.default_action(state, 1, "timeout") is None  # not its turn
     state = play(state, Call(0), Call(1))
     assert GAME.default_action(state, 2, "disconnect") == Check(2)
-    assert GAME.default_action(state, 2, "leave") == Fold(2)
+    assert GAME.default_action(state, 2, "leave") == Leave(2)
+    assert GAME.default_action(state, 0, "leave") == Leave(0)  # at once, not on its turn
     assert GAME.default_action(state, None, "timeout") is None
+
+
+def test_rules_4_8_leaving_after_acting_folds_at_once_and_cannot_win() -> None:
+    """RULES.md §4.8 / issue 11: leaving mid-hand is a fold at once, not at the leaver's next
+    turn. p1 (button, aces) raises, p2 calls, p1 leaves while p3 is to act: p1 is out, its
+    100 stay in the pot, and the two others play the hand out between them."""
+    config = table([1000, 1000, 1000], host=0)
+    state = dealt(config, holes={0: "AsAh", 1: "7c2d", 2: "8c3d"}, board="KdQs9h4c5s")
+    state = play(state, RaiseTo(0, 100), Call(1))
+    assert GAME.to_act(state) == (2,)
+    assert GAME.leave_cost(state, 0) == 100
+    state = GAME.apply(state, Leave(0))
+    assert not state.live[0] and GAME.to_act(state) == (2,)
+    assert GAME.default_action(state, 0, "leave") is None
+    assert_refused(state, Leave(0), "has folded")
+    state = play(state, Call(2))
+    while GAME.to_act(state) is not None:
+        (seat,) = GAME.to_act(state)  # type: ignore[misc]
+        assert seat != 0
+        state = GAME.apply(state, Check(seat))
+    settlement = GAME.settle(state)
+    assert settlement.deltas == (-100, -100, 200)
+    assert all(0 not in winners for _, _, winners in state.pots)
+
+
+def test_rules_4_8_a_leaver_gets_back_only_the_bet_nobody_called() -> None:
+    """The leave cost is at most what the seat put in: a raise that nobody calls goes back to
+    the leaver when the others fold (RULES.md §4.7)."""
+    config = table([1000, 1000, 1000], host=0)
+    state = dealt(config)
+    state = play(state, RaiseTo(0, 100), Fold(1))
+    assert GAME.leave_cost(state, 0) == 100
+    state = GAME.apply(state, Leave(0))
+    assert GAME.to_act(state) is None
+    assert GAME.settle(state).deltas == (-20, -10, 30)
+
+
+def test_all_in_or_fold_leaving_out_of_turn() -> None:
+    """All-in or Fold: the small blind leaves before its turn; it is skipped at once."""
+    config = table([200, 200, 200], host=0)
+    state = dealt(config, game=AOF)
+    assert AOF.to_act(state) == (0,)
+    state = AOF.apply(state, Leave(1))
+    state = play(state, AllIn(0), AllIn(2), game=AOF)
+    assert AOF.to_act(state) is None
+    settlement = AOF.settle(state)
+    settlement.check()
+    assert settlement.deltas[1] == -10
 
 
 # ----- views -------------------------------------------------------------------------------

@@ -385,48 +385,95 @@ def test_voluntary_fold_s002_forfeits_pair_plus() -> None:
     assert items(kept) == {"ante": -G, "pair_plus": 6 * G}
 
 
-@pytest.mark.parametrize("reason", ["timeout", "disconnect", "leave"])
 @pytest.mark.parametrize("variant", ["s000", "s002"])
-def test_forced_fold_keeps_ante_bonus_and_side_bets(reason: str, variant: str) -> None:
+def test_a_disconnection_keeps_ante_bonus_and_side_bets(variant: str) -> None:
     """S000 'Mất kết nối': "hành động đang chờ xử lý đối với cược Ante sẽ tự động được mặc định
     là bỏ bài. Tuy nhiên, các khoản thanh toán thắng cho Cược Đôi, Cược Thưởng 6 Lá và Cược
-    Thưởng Ante sẽ được thực hiện như bình thường"; RULES.md §13.7, A-TP7 (timeout too)."""
-    result = items(
-        one_round(
-            "5c 5d 5h",
-            "As Ah Ac",
-            ante=G,
-            pair_plus=G,
-            decision=reason,
-            options={"tcp.variant": variant},
+    Thưởng Ante sẽ được thực hiện như bình thường"; RULES.md §13.7. Whatever the options."""
+    for keep in (False, True):
+        options = {"tcp.variant": variant, "tcp.ante_bonus_on_forced_fold": keep}
+        result = one_round(
+            "5c 5d 5h", "As Ah Ac", ante=G, pair_plus=G, decision="disconnect", options=options
         )
-    )
-    assert result == {"ante": -G, "ante_bonus": 4 * G, "pair_plus": 30 * G}
+        assert items(result) == {"ante": -G, "ante_bonus": 4 * G, "pair_plus": 30 * G}
+
+
+@pytest.mark.parametrize("reason", ["timeout", "leave"])
+def test_s000_other_forced_folds_lose_the_ante_bonus(reason: str) -> None:
+    """S000: the Ante Bonus needs "cược Ante được thực hiện & người chơi không bỏ bài"; only a
+    disconnection is excepted ("Tuy nhiên..."). So by default at s000 a timeout or leaving folds
+    without the Ante Bonus (side bets settle as normal); RULES.md §13.7's [DEF] reading (A-TP7)
+    is ``tcp.ante_bonus_on_forced_fold = true``, the s002 default."""
+    seed = one_round("5c 5d 5h", "As Ah Ac", ante=G, pair_plus=G, decision=reason)
+    assert items(seed) == {"ante": -G, "pair_plus": 30 * G}
+    for options in ({"tcp.ante_bonus_on_forced_fold": True}, {"tcp.variant": "s002"}):
+        kept = one_round(
+            "5c 5d 5h", "As Ah Ac", ante=G, pair_plus=G, decision=reason, options=options
+        )
+        assert items(kept) == {"ante": -G, "ante_bonus": 4 * G, "pair_plus": 30 * G}
 
 
 def test_forced_fold_without_ante_bonus_when_flag_off() -> None:
-    """A-TP7 alternative: ``tcp.ante_bonus_on_forced_fold = false``."""
+    """A-TP7 alternative at s002: ``tcp.ante_bonus_on_forced_fold = false``."""
     result = one_round(
         "5c 5d 5h",
         DEALER,
         ante=G,
         decision="timeout",
-        options={"tcp.ante_bonus_on_forced_fold": False},
+        options={"tcp.variant": "s002", "tcp.ante_bonus_on_forced_fold": False},
     )
     assert items(result) == {"ante": -G}
 
 
-def test_too_little_balance_for_play_is_an_automatic_fold() -> None:
+def test_too_little_balance_for_play_is_a_fold() -> None:
     """S000: "nếu không đủ số dư cho cược TỐ, hành động sẽ được đặt mặc định là BỎ BÀI"
-    (RULES.md §13.3, §2.6). The fold is forced: the Ante Bonus still pays (A-TP7)."""
+    (RULES.md §13.3, §2.6): a Fold, so no Ante Bonus ("người chơi không bỏ bài") by default
+    (``tcp.no_balance_is_fold``); with it off (the s002 default, RULES.md §13.7 [DEF]) it is a
+    forced fold under ``tcp.ante_bonus_on_forced_fold``."""
     state = dealt({0: {"ante": 3 * G, "pair_plus": G}}, "Jc Td 9h", DEALER, stacks=[5 * G])
     assert GAME.is_terminal(state)
     assert state.decisions == ("no_balance",)
+    assert items(finish(state)) == {"ante": -3 * G, "pair_plus": 5 * G}
+    forced = {"tcp.no_balance_is_fold": False, "tcp.ante_bonus_on_forced_fold": True}
+    state = dealt(
+        {0: {"ante": 3 * G, "pair_plus": G}}, "Jc Td 9h", DEALER, stacks=[5 * G], options=forced
+    )
     assert items(finish(state)) == {"ante": -3 * G, "ante_bonus": 3 * G, "pair_plus": 5 * G}
+    state = dealt(
+        {0: {"ante": 3 * G, "pair_plus": G}},
+        "Jc Td 9h",
+        DEALER,
+        stacks=[5 * G],
+        options={"tcp.variant": "s002", "tcp.shared_player_hand": True},
+    )
+    assert items(finish(state)) == {"ante": -3 * G, "ante_bonus": 3 * G, "pair_plus": 6 * G}
     # one unit more and Play is possible
     state = dealt({0: {"ante": 3 * G, "pair_plus": G}}, "Jc Td 9h", DEALER, stacks=[7 * G])
     assert GAME.to_act(state) == (0,)
     assert Play(0) in GAME.legal_actions(state)
+
+
+def test_an_unfunded_play_is_the_seeds_fold() -> None:
+    """The server tells the engine when it cannot hold a Play (the wallet went to another
+    table since the deal): :meth:`unfunded_action` is the ``no_balance`` forced fold, settled
+    as S000's *Bỏ bài* by default; nothing else is changed into a fold."""
+    state = dealt({0: {"ante": G, "pair_plus": G}}, "Jc Td 9h", DEALER)
+    assert GAME.unfunded_action(state, 0, Fold(0)) is None
+    action = GAME.unfunded_action(state, 0, Play(0))
+    assert action == ForceFold(None, 0, "no_balance")
+    assert items(finish(state, action)) == {"ante": -G, "pair_plus": 5 * G}
+    betting_state = betting({0: {"ante": G}})
+    assert GAME.unfunded_action(betting_state, 0, Play(0)) is None
+
+
+def test_a_voluntary_fold_with_no_balance_reading_forfeits_pair_plus_at_s002() -> None:
+    """``tcp.no_balance_is_fold`` makes the unfunded Play a Fold in every way: with
+    ``tcp.fold_forfeits_pairplus`` (s002) it loses Pair Plus too."""
+    options = {"tcp.variant": "s002", "tcp.no_balance_is_fold": True}
+    state = dealt({0: {"ante": G, "pair_plus": G}}, "Jc Td 9h Ks 7d 2c", options=options)
+    action = GAME.unfunded_action(state, 0, Play(0))
+    assert action is not None
+    assert items(finish(state, action)) == {"ante": -G, "pair_plus": -G}
 
 
 def test_side_bets_only_are_not_asked_to_play() -> None:

@@ -18,7 +18,7 @@ from sanh.cards import DECK_28, parse_card, parse_cards
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games.base import Action, OptionValue, Shuffle, TableConfig
+from sanh.games.base import CHANCE, Action, OptionValue, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
 from sanh.games.xi_to import (
     BUYIN_AUTO_S,
@@ -26,6 +26,7 @@ from sanh.games.xi_to import (
     Call,
     Check,
     Fold,
+    Leave,
     Muck,
     Raise,
     SetRules,
@@ -501,9 +502,63 @@ def test_rules_6_7_timeout_checks_when_free_else_folds() -> None:
     state = through_round(state)
     assert GAME.default_action(state, 1, "timeout") == Check(1)
     assert GAME.default_action(state, 1, "disconnect") == Check(1)
-    assert GAME.default_action(state, 1, "leave") == Fold(1)
+    assert GAME.default_action(state, 1, "leave") == Leave(1)
+    assert GAME.default_action(state, 0, "leave") == Leave(0)  # at once, not on its turn
     state = GAME.apply(state, Raise(1, 100))
     assert GAME.default_action(state, 0, "timeout") == Fold(0)
+
+
+def test_rules_6_7_leaving_after_acting_folds_at_once_and_cannot_win() -> None:
+    """RULES.md §6.7 / issue 11: 'Leaving mid-hand is a fold; chips already put in stay in the
+    pot', at once and wherever the turn is. Three seats play at random; whenever a seat that is
+    not to act has already put chips in this round it leaves: it never acts again, never wins,
+    and loses exactly what it had put in."""
+    rng = SeededRng("xito/leave-out-of-turn")
+    checked = 0
+    for _ in range(40):
+        config = TableConfig.make(seats=3, stake=L, stacks=[10 * L] * 3)
+        state = GAME.new_state(config)
+        leaver, cost = None, 0
+        while GAME.to_act(state) is not None:
+            turn = GAME.to_act(state)
+            if turn == CHANCE:
+                state = GAME.apply(state, chance_event(GAME, state, rng))
+                continue
+            assert isinstance(turn, tuple)
+            if leaver is None and state.phase == "bet":
+                acted = [
+                    s
+                    for s in state.betting.live_seats()
+                    if s not in turn and state.betting.round_bets[s]
+                ]
+                if acted:
+                    leaver = acted[0]
+                    assert GAME.default_action(state, leaver, "leave") == Leave(leaver)
+                    cost = GAME.leave_cost(state, leaver) or 0
+                    assert cost == state.betting.committed[leaver] > 0
+                    state = GAME.apply(state, Leave(leaver))
+                    continue
+            assert leaver not in (GAME.to_act(state) or ())
+            state = GAME.apply(state, random_action(GAME, state, rng))
+        settlement = GAME.settle(state)
+        settlement.check()
+        if leaver is not None:
+            checked += 1
+            assert settlement.deltas[leaver] == -cost
+            assert leaver not in dict(settlement.detail)["winners"]
+    assert checked >= 10
+
+
+def test_leaving_in_the_variant_two_choice_does_not_stall_the_hand() -> None:
+    """Variant 2: a seat that leaves while the others choose their face-up card is out, and
+    the choice ends when the seats still in have chosen."""
+    state = deal(SEED_EXAMPLE, seats=3, options={"xito.variant": 2})
+    assert state.phase == "choose"
+    state = GAME.apply(state, TurnUp(0, state.cards[0][0]))
+    state = GAME.apply(state, Leave(2))
+    assert state.phase == "choose" and GAME.to_act(state) == (1,)
+    state = GAME.apply(state, TurnUp(1, state.cards[1][0]))
+    assert state.phase in ("bet", "rules") and state.betting.folded[2]
 
 
 def test_s001_buyin_panel_min_l_max_ten_l() -> None:

@@ -315,3 +315,50 @@ def test_a_table_and_a_round_recorded_under_the_old_option_names_resume() -> Non
         assert audit(services.ledger).ok
 
     _run(body, timer_scale=0.01, between_hands=5)
+
+
+def test_a_play_the_wallet_can_no_longer_cover_is_the_seeds_fold() -> None:
+    """Seed 000: a Play the balance cannot cover "mặc định là BỎ BÀI". The Ante was held when
+    placed; the wallet then went to a bet at another table, so the Play's hold is refused: the
+    player is told ``insufficient_funds`` and the server tells the engine, which folds the
+    seat (``no_balance``) at once; by the s000 default that fold earns no Ante Bonus."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        player = Seat(services, "short")
+        options = {"tcp.betting_s": 20, "tcp.decision_s": 300, "tcp.bet_max_multiple": 10**6}
+        tcp = _table(hall, "three-card-poker", 3, player, options)
+        dice = _table(hall, "tai-xiu", 3, player, {"taixiu.betting_s": 300})
+        await _until(lambda: tcp.state is not None and dice.state is not None, timeout=10)
+        wallet = services.bank.balance(player.info.id)
+        ante = wallet * 4 // 10
+        await tcp.call("join", player.conn, None)
+        await tcp.call("sit", player.conn, 1)
+        bet = {"type": "Bet", "seat": 1, "spot": "ante", "amount": ante}
+        await _act(tcp, player, bet, tcp.state.version)
+        assert tcp.held == {1: ante}
+        await dice.call("join", player.conn, None)
+        await dice.call("sit", player.conn, 0)
+        spend = {"type": "Place", "seat": 0, "bet": "big", "amount": wallet * 5 // 10}
+        await _act(dice, player, spend, dice.state.version)
+        assert services.bank.balance(player.info.id) < ante
+        await _until(lambda: getattr(tcp.state, "phase", "") == "decision", timeout=10)
+        hand = tcp.hand
+        assert tcp.state.decisions[1] == "pending"
+        player.drain()
+        await _act(tcp, player, {"type": "Play", "seat": 1}, tcp.state.version)
+        errors = [m for m in player.drain() if m["type"] == "error"]
+        assert [e["code"] for e in errors] == ["insufficient_funds"], errors
+        await _until(lambda: tcp.last_result is not None and tcp.last_result["hand"] == hand)
+        assert tcp.last_result is not None
+        lines = [line for line in tcp.last_result["settlement"]["lines"] if line["seat"] == 1]
+        (ante_line,) = [line for line in lines if line["item"] == "ante"]
+        assert ante_line["amount"] == -ante
+        assert ante_line["detail"] == "forced_fold:no_balance"
+        assert not [line for line in lines if line["item"] == "ante_bonus"]
+        events = _events(tcp, hand)
+        assert {"type": "ForceFold", "target": 1, "reason": "no_balance"}.items() <= next(
+            e for e in events if e["type"] == "ForceFold"
+        ).items()
+        assert audit(services.ledger).ok
+
+    _run(body, timer_scale=0.01, between_hands=5)

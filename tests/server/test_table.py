@@ -333,6 +333,71 @@ def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
     _run(body, timer_scale=1.0)
 
 
+def test_a_liêng_player_who_acted_then_leaves_is_out_at_once_and_cannot_win() -> None:
+    """Issue 11 / seed 001 Liêng: a player who leaves after acting, out of turn, is out of the
+    hand at once (the engine's Leave is logged when he stands up), loses exactly what he put in
+    and never takes the pot; the two others play on."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        before = {p.info.id: services.bank.balance(p.info.id) for p in players}
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and actor.state.phase == "bet")
+        by_seat = {p.last_view()["viewer"]: p for p in players}
+        first = actor.state.betting.actor
+        await _act(actor, by_seat[first], {"type": "Call", "seat": first}, actor.state.version)
+        assert actor.state.betting.actor != first
+        await actor.call("stand", by_seat[first].conn, None)
+        events = _events(actor, actor.hand)
+        assert (events[-1]["type"], events[-1]["seat"]) == ("Leave", first)
+        assert actor.state.betting.folded[first]
+        hand = actor.hand
+        while actor.state is not None and actor.hand == hand and actor.state.phase == "bet":
+            seat = actor.state.betting.actor
+            assert seat != first
+            await _act(actor, by_seat[seat], {"type": "Call", "seat": seat}, actor.state.version)
+        await _until(lambda: any(m["type"] == "result" for m in by_seat[first].drain()))
+        results = [m for m in by_seat[first].messages if m["type"] == "result"]
+        assert results
+        leaver = by_seat[first].info.id
+        await _until(lambda: services.bank.balance(leaver) == before[leaver] - 100)
+        total = sum(services.bank.balance(p.info.id) for p in players)
+        assert total == sum(before.values())
+
+    _run(body, timer_scale=1.0)
+
+
+def test_a_liêng_player_who_drops_out_of_turn_is_removed_when_his_grace_ends() -> None:
+    """Seed 001 Liêng: a disconnection takes the player out of the hand ("không được tham gia
+    chơi ván đó nữa"), wherever the turn is: p1 acts and drops while p2 is to act; p2 times
+    out (a fold); during p3's turn p1's grace (one turn timer) ends and he is removed at once,
+    so p3 wins the pot without acting."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and actor.state.phase == "bet")
+        by_seat = {p.last_view()["viewer"]: p for p in players}
+        first = actor.state.betting.actor
+        await _act(actor, by_seat[first], {"type": "Call", "seat": first}, actor.state.version)
+        second = actor.state.betting.actor
+        await actor.call("disconnect", by_seat[first].conn, None)
+        hand = actor.hand
+        await _until(lambda: actor.hand != hand or actor.state is None, timeout=20)
+        events = _events(actor, hand)
+        kinds = [(e["type"], e["seat"]) for e in events if e.get("seat") is not None]
+        assert ("Fold", second) in kinds and ("Leave", first) in kinds
+        third = ({0, 1, 2} - {first, second}).pop()
+        assert ("Call", third) not in kinds and ("Raise", third) not in kinds
+        assert actor.last_result is not None
+        deltas = actor.last_result["settlement"]["deltas"]
+        assert deltas[first] < 0 and deltas[third] > 0
+
+    _run(body, timer_scale=1.0, turn_timer=0.5)
+
+
 def test_a_refused_settlement_voids_the_hand_and_refunds() -> None:
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"p{i}") for i in range(2)]
