@@ -192,7 +192,7 @@ def test_leaving_during_a_hand_waits_for_its_result_and_can_be_cancelled(
             assert left["hand"] == hand
             assert leaver.player in result["seats"], "the leaver played the hand out"
             moves = _seat_events(leave_hall, table, hand, leaver.player)
-            assert moves and all(e["type"] != "Leave" for e in moves), moves
+            assert all(e["type"] != "Leave" for e in moves), moves
             await other.wait_for(lambda m: _in_hand(m, hand), 60)
             assert leaver.player not in _players_of(leave_hall, table, hand + 1)
             # Nothing was charged but the settlements of the hands played.
@@ -237,8 +237,8 @@ def test_leaving_now_charges_at_most_the_quote(leave_hall: HallProcess, game: st
             else:
                 assert 0 < charged <= quote["cost"]
             # The game's leaving rule was applied for the seat (at once: an anytime Leave).
-            moves = _seat_events(leave_hall, table, hand, leaver.player)
-            assert [e["type"] for e in moves] == ["Leave"], moves
+            kinds = [e["type"] for e in _seat_events(leave_hall, table, hand, leaver.player)]
+            assert kinds.count("Leave") == 1 and kinds[-1] == "Leave", kinds
             await other.wait_for(lambda m: _in_hand(m, hand), 60)
             assert leaver.player not in _players_of(leave_hall, table, hand + 1)
             for player in (leaver, other):
