@@ -72,7 +72,9 @@ def _of(kind: str, **fields: Any) -> Any:
 
 
 async def _balance(http: httpx.AsyncClient, hall: HallProcess, player: WsPlayer) -> int:
-    me = await http.get(f"{hall.url}/api/me", headers={"authorization": f"Bearer {player.token}"})
+    # A new connection each time: the server closes an idle keep-alive one after 5 s.
+    headers = {"authorization": f"Bearer {player.token}", "connection": "close"}
+    me = await http.get(f"{hall.url}/api/me", headers=headers)
     me.raise_for_status()
     return int(me.json()["balance"])
 
