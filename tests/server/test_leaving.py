@@ -55,6 +55,12 @@ def leave_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess
     process.stop()
 
 
+def _http() -> httpx.AsyncClient:
+    """An HTTP client that opens a connection per request: the server closes an idle
+    keep-alive connection after 5 s, and the tests wait longer than that between requests."""
+    return httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_keepalive_connections=0))
+
+
 def _in_hand(message: dict[str, Any], after: int = 0) -> bool:
     """A view of the player's own seat in a hand under way (numbered above ``after``)."""
     view = message.get("view")
@@ -72,9 +78,7 @@ def _of(kind: str, **fields: Any) -> Any:
 
 
 async def _balance(http: httpx.AsyncClient, hall: HallProcess, player: WsPlayer) -> int:
-    # A new connection each time: the server closes an idle keep-alive one after 5 s.
-    headers = {"authorization": f"Bearer {player.token}", "connection": "close"}
-    me = await http.get(f"{hall.url}/api/me", headers=headers)
+    me = await http.get(f"{hall.url}/api/me", headers={"authorization": f"Bearer {player.token}"})
     me.raise_for_status()
     return int(me.json()["balance"])
 
@@ -127,7 +131,7 @@ async def _guests(http: httpx.AsyncClient, hall: HallProcess, *names: str) -> li
 @pytest.mark.parametrize("game", ["tien-len", "sam-loc", "phom"])
 def test_leaving_between_hands_costs_nothing(leave_hall: HallProcess, game: str) -> None:
     async def main() -> None:
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with _http() as http:
             leaver, other = await _guests(http, leave_hall, "lan", "minh")
             table = await _table(http, leave_hall, game, other, [leaver, other], bots=1)
             result = await leaver.wait_for(_of("result"), 90)
@@ -152,7 +156,7 @@ def test_leaving_during_a_hand_waits_for_its_result_and_can_be_cancelled(
     leave_hall: HallProcess,
 ) -> None:
     async def main() -> None:
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with _http() as http:
             leaver, other = await _guests(http, leave_hall, "hoa", "quan")
             start = await _balance(http, leave_hall, leaver)
             leaver.mode = other.mode = "idle"  # the clock plays: the hand outlasts the messages
@@ -210,7 +214,7 @@ def test_leaving_during_a_hand_waits_for_its_result_and_can_be_cancelled(
 @pytest.mark.parametrize("game", ["tien-len", "sam-loc"])
 def test_leaving_now_charges_at_most_the_quote(leave_hall: HallProcess, game: str) -> None:
     async def main() -> None:
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with _http() as http:
             leaver, other = await _guests(http, leave_hall, "vy", "son")
             before = await _balance(http, leave_hall, leaver)
             leaver.mode = "idle"
@@ -254,7 +258,7 @@ def test_a_stale_quote_is_refused_and_changes_nothing(leave_hall: HallProcess) -
     quote taken before a bet no longer holds after it, a quote of an earlier hand is unknown."""
 
     async def main() -> None:
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with _http() as http:
             (player,) = await _guests(http, leave_hall, "tam")
             player.mode = "idle"
             options = {"tcp.betting_s": 100, "tcp.decision_s": 20}
