@@ -314,6 +314,8 @@ SERVER_TEXTS: Mapping[str, str] = {
     "host_removes_bots": "only the host can send bots away",
     "no_hand_for_you": "no hand in progress for you",
     "stale_version": "the hand is at version {n0}, not {n1}",
+    "leave_quote_unknown": "no such leave quote for this hand; ask for a new one",
+    "leave_cost_changed": "leaving now costs {gold1}, not the {gold0} quoted; ask again",
     # ----- the connection (sanh/server/app.py) -------------------------------------------
     "hello_timeout": "no hello with a session token within {n0} s",
     "say_hello_first": "say hello with a session token first",

@@ -512,6 +512,17 @@ class Game(Generic[S]):
         """
         return None
 
+    def leave_cost(self, state: S, seat: Seat) -> Chips | None:
+        """What ``seat`` would be charged in total for the hand if it left now (the game's
+        leaving rule applied at once, RULES.md §2.7), or ``None`` when the rule gives no exact
+        amount before the hand ends (the default).
+
+        The server quotes this amount before a player confirms leaving mid-hand; with
+        ``None`` it quotes the bound instead (the amount held for the seat: ``max_loss`` or
+        the stack). Pure; read from the state as it stands.
+        """
+        return None
+
     def at_risk(self, state: S, seat: Seat) -> Chips | None:
         """House games: the most ``seat`` can lose as the hand stands (its bets so far; the
         bank's reservations at a player-hosted table). The server holds this much of the

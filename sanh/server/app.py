@@ -581,6 +581,12 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             actor.submit("sit", conn, message.seat)
         elif isinstance(message, p.Stand):
             actor.submit("stand", conn)
+        elif isinstance(message, p.CancelLeave):
+            actor.submit("cancel_leave", conn)
+        elif isinstance(message, p.QuoteLeave):
+            actor.submit("quote_leave", conn)
+        elif isinstance(message, p.LeaveNow):
+            actor.submit("leave_now", conn, message.quote_id)
         elif isinstance(message, p.BuyIn):
             actor.submit("buyin", conn, message.amount)
         elif isinstance(message, p.Act):

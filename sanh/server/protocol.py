@@ -21,14 +21,20 @@ __all__ = [
     "AddBots",
     "BuyIn",
     "BuyInPanel",
+    "CancelLeave",
     "ClientMessage",
     "Error",
     "ErrorCode",
     "Hello",
     "Join",
     "Leave",
+    "LeaveNow",
+    "LeavePending",
+    "LeaveQuote",
+    "Left",
     "Ping",
     "Pong",
+    "QuoteLeave",
     "RemoveBots",
     "Result",
     "Resume",
@@ -69,6 +75,8 @@ class ErrorCode(StrEnum):
     BAD_AMOUNT = "bad_amount"
     NO_HAND = "no_hand"
     BAD_RESUME = "bad_resume"
+    LEAVE_QUOTE_UNKNOWN = "leave_quote_unknown"
+    LEAVE_COST_CHANGED = "leave_cost_changed"
 
 
 # ----- client -> server ------------------------------------------------------------------
@@ -99,7 +107,8 @@ class Join(ClientMessage, tag="join"):
 
 
 class Leave(ClientMessage, tag="leave"):
-    """Stop watching a table; a seated player also stands up (per the game's leaving rule)."""
+    """Stop watching a table; a seated player also gives up the seat: at once and free
+    between hands, after the hand's result during a hand (answered by ``leave_pending``)."""
 
     table: str
 
@@ -112,9 +121,29 @@ class Sit(ClientMessage, tag="sit"):
 
 
 class Stand(ClientMessage, tag="stand"):
-    """Give up the seat (per the game's leaving rule if a hand is in progress)."""
+    """Give up the seat and keep watching: at once between hands, after the hand's result
+    during a hand (answered by ``leave_pending``)."""
 
     table: str
+
+
+class CancelLeave(ClientMessage, tag="cancel_leave"):
+    """Keep the seat after all: cancel a pending leave (answered by ``leave_pending``)."""
+
+    table: str
+
+
+class QuoteLeave(ClientMessage, tag="quote_leave"):
+    """Ask what leaving the hand now would cost (answered by ``leave_quote``)."""
+
+    table: str
+
+
+class LeaveNow(ClientMessage, tag="leave_now"):
+    """Leave now, paying the quoted cost: ``quote_id`` from the last ``leave_quote``."""
+
+    table: str
+    quote_id: str
 
 
 class BuyIn(ClientMessage, tag="buyin"):
@@ -151,7 +180,20 @@ class Ping(ClientMessage, tag="ping"):
 
 
 CLIENT_TYPES = (
-    Hello | Resume | Join | Leave | Sit | Stand | BuyIn | Act | AddBots | RemoveBots | Ping
+    Hello
+    | Resume
+    | Join
+    | Leave
+    | Sit
+    | Stand
+    | CancelLeave
+    | QuoteLeave
+    | LeaveNow
+    | BuyIn
+    | Act
+    | AddBots
+    | RemoveBots
+    | Ping
 )
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(CLIENT_TYPES)
 
@@ -245,6 +287,39 @@ class Error(ServerMessage, tag="error"):
     ``cannot_check:500``, or the hall's, ``table_full``, ``buy_in_between:4000:20000``;
     sanh/games/_texts.py) for the client to translate; ``message`` holds its English. None only
     for a malformed message, whose ``message`` is the parser's own words."""
+
+
+class LeavePending(ServerMessage, tag="leave_pending"):
+    """A leave asked for during a hand: the seat plays on and goes at the hand's result."""
+
+    table: str
+    hand: int
+    pending: bool
+    """True: the seat goes at this hand's result; False: the leave was cancelled."""
+    stand: bool = False
+    """True: the player keeps watching after the seat goes (a ``stand``)."""
+
+
+class LeaveQuote(ServerMessage, tag="leave_quote"):
+    """What leaving now would cost: confirm with ``leave_now`` and this ``quote_id``."""
+
+    table: str
+    hand: int
+    cost: int
+    """Minor units: the most the hand charges the seat if it leaves now (0 between hands)."""
+    basis: str
+    """``exact`` (the game's leaving rule gives the amount), ``bound`` (the amount held for
+    the seat: the game's ``max_loss`` bound or the stack) or ``free`` (between hands)."""
+    quote_id: str
+
+
+class Left(ServerMessage, tag="left"):
+    """The seat is given up: between hands, at once; a pending leave, at the hand's result;
+    a ``leave_now``, as it is applied."""
+
+    table: str
+    hand: int
+    """The last hand the seat was in (or the hand under way for a ``leave_now``)."""
 
 
 class Pong(ServerMessage, tag="pong"):

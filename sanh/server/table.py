@@ -25,12 +25,18 @@ Absence (RULES.md §2.7). A player whose connection drops keeps the turn clock, 
 a short drop costs nothing: a deadline that passes while they are away applies the game's
 ``"disconnect"`` default, and once they have been away for a whole turn timer that default
 applies at once whenever they must act, and at once wherever the turn is when it is the seat's
-``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat that
-leaves gets the ``"leave"`` default, at once when that default is an ``anytime`` action or a
-table action (Sâm *Rời bàn*, Liêng, Hold'em and Xì tố's ``Leave``, Three Card Poker's forced
-fold), otherwise on its turn. A seat restored after a restart (RULES.md §2.8) only gets
-timeouts. A bet the wallet cannot cover is refused, and the game may answer it
+``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat
+restored after a restart (RULES.md §2.8) only gets timeouts. A bet the wallet cannot cover is refused, and the game may answer it
 (:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes a fold).
+
+Leaving (docs/protocol.md, "Leaving a table"). Between hands a ``leave`` or ``stand`` frees the
+seat at once and costs nothing. During the seat's hand it is a leave *after this hand*
+(``leave_pending``): the seat plays on under its clock and goes at the result, unless
+cancelled. Leaving *now* is quoted (``leave_quote``: the game's :meth:`Game.leave_cost`, else
+the amount held for the seat) and confirmed (``leave_now``); the seat then gets the
+``"leave"`` default, at once when that default is an ``anytime`` action or a table action
+(Sâm *Rời bàn*, Liêng, Hold'em and Xì tố's ``Leave``, Three Card Poker's forced fold),
+otherwise on its turn.
 
 House games (Tài Xỉu, Three Card Poker, Teen Patti) run rounds on the table's clock with or
 without players: every table seat is an engine seat, a seat without a player has no stack, and
@@ -135,7 +141,12 @@ class SeatSlot:
     bot: Bot | None = None
     connected: bool = True
     leaving: bool = False
-    """The player stood up or left during a hand: the seat goes at the end of the hand."""
+    """The seat left the hand now (``leave_now``, or a bot sent away): the game's ``"leave"``
+    default applies to it, and the seat goes at the end of the hand."""
+    after_hand: str | None = None
+    """A leave asked for during the hand (``"leave"`` or ``"stand"``): the seat plays on and
+    goes at the hand's result, a ``"leave"`` also stops watching (cancelled by
+    ``cancel_leave``)."""
     restored: bool = False
     """Rebuilt after a restart and not reclaimed yet: timeouts play it (RULES.md §2.8)."""
     ready: bool = False
@@ -202,6 +213,17 @@ class _Command:
     queued_at: float = field(default_factory=time.perf_counter)
 
 
+@dataclass(frozen=True, slots=True)
+class LeaveQuote:
+    """What leaving now was quoted to cost one player (``leave_quote``)."""
+
+    quote_id: str
+    hand: int
+    in_hand: bool
+    cost: int
+    basis: str
+
+
 class TableActor:
     """The single owner of one table."""
 
@@ -252,6 +274,8 @@ class TableActor:
         self.seq = 0
         self.nonces: dict[str, OrderedDict[str, int]] = {}
         self.bot_counts: dict[int, int] = {}
+        self.leave_quotes: dict[str, LeaveQuote] = {}
+        """Player id -> the last ``leave_quote`` sent (good for its hand while the cost holds)."""
         self.queue: asyncio.Queue[_Command] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: Handle | None = None
@@ -650,11 +674,17 @@ class TableActor:
         if id(conn) not in self.watchers and self._seat_of(conn.player.id) is None:
             self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
             return
+        seat = self._seat_of(conn.player.id)
+        if seat is not None and self._engine_seat(seat) is not None:
+            self._leave_after_hand(seat, conn, "leave")
+            return
+        self._unwatch(conn)
+        if seat is not None:
+            self._leave_between_hands(seat, conn)
+
+    def _unwatch(self, conn: Connection) -> None:
         self.watchers.pop(id(conn), None)
         conn.tables.discard(self.id)
-        seat = self._seat_of(conn.player.id)
-        if seat is not None:
-            self._stand(seat, "leave")
 
     def _on_disconnect(self, conn: Connection | None, data: Any) -> None:
         assert conn is not None
@@ -798,23 +828,124 @@ class TableActor:
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
             return
-        self._stand(seat, "leave")
+        if self._engine_seat(seat) is not None:
+            self._leave_after_hand(seat, conn, "stand")
+            return
+        self._leave_between_hands(seat, conn)
 
-    def _stand(self, seat: int, reason: str) -> None:
+    # ----- leaving (RULES.md §2.7; docs/protocol.md "Leaving a table") ------------------------
+    def _leave_between_hands(self, seat: int, conn: Connection | None) -> None:
+        """The seat is not in a hand: it goes at once and costs nothing (a Tẩy stake is
+        cashed out); the next deal is made without it."""
         slot = self.seats[seat]
         if slot is None:
             return
-        engine_seat = self._engine_seat(seat)
-        if engine_seat is None:
-            self._remove(seat)
-            self._broadcast()
+        self._remove(seat)
+        for watcher in self._connections_of(slot.player.id, conn):
+            self._send(watcher, p.Left(table=self.id, hand=self.hand))
+        self._broadcast()
+
+    def _leave_after_hand(self, seat: int, conn: Connection, mode: str) -> None:
+        """A leave (or stand) asked for during a hand: the seat plays on under its clock
+        (timeouts, or the disconnection rule if the player goes away) and goes at the hand's
+        result (:meth:`_after_hand`); the player keeps watching until then and may cancel."""
+        slot = self.seats[seat]
+        assert slot is not None
+        slot.after_hand = mode
+        pending = p.LeavePending(table=self.id, hand=self.hand, pending=True, stand=mode == "stand")
+        for watcher in self._connections_of(slot.player.id, conn):
+            self._send(watcher, pending)
+        self._broadcast()
+
+    def _on_cancel_leave(self, conn: Connection | None, data: Any) -> None:
+        assert conn is not None
+        seat = self._seat_of(conn.player.id)
+        slot = self.seats[seat] if seat is not None else None
+        if slot is None:
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
             return
-        if reason == "leave":
-            slot.leaving = True
-            action = self.game.default_action(self.state, engine_seat, "leave")
-            immediate = action is not None and (action.seat is None or type(action).anytime)
-            if immediate and action is not None and self.game.is_legal(self.state, action):
-                self._apply(action)
+        slot.after_hand = None
+        cancelled = p.LeavePending(table=self.id, hand=self.hand, pending=False)
+        for watcher in self._connections_of(slot.player.id, conn):
+            self._send(watcher, cancelled)
+        self._broadcast()
+
+    def _leave_cost(self, seat: int) -> tuple[int, str]:
+        """What leaving now costs the seat, and its basis (``leave_quote``): nothing between
+        hands; in a hand the game's exact amount (:meth:`Game.leave_cost`), else the bound the
+        hall holds for the seat (its stack: ``min(balance, max_loss)``, the Tẩy stake; in a
+        house game the bets held so far, which stand)."""
+        engine_seat = self._engine_seat(seat)
+        if self.state is None or engine_seat is None:
+            return 0, "free"
+        exact = self.game.leave_cost(self.state, engine_seat)
+        if exact is not None:
+            return int(exact), "exact"
+        if self.banked:
+            return self.held.get(engine_seat, 0), "bound"
+        return int(self.state.config.stacks[engine_seat]), "bound"
+
+    def _on_quote_leave(self, conn: Connection | None, data: Any) -> None:
+        assert conn is not None
+        seat = self._seat_of(conn.player.id)
+        if seat is None:
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
+            return
+        cost, basis = self._leave_cost(seat)
+        in_hand = self._engine_seat(seat) is not None
+        quote = LeaveQuote(secrets.token_urlsafe(12), self.hand, in_hand, cost, basis)
+        self.leave_quotes[conn.player.id] = quote
+        message = p.LeaveQuote(
+            table=self.id, hand=self.hand, cost=cost, basis=basis, quote_id=quote.quote_id
+        )
+        self._send(conn, message)
+
+    def _on_leave_now(self, conn: Connection | None, data: Any) -> None:
+        """Leave now at the quoted cost: refused, changing nothing, if the quote is not the
+        player's last one for this hand (``leave_quote_unknown``) or the cost is no longer
+        the quoted one (``leave_cost_changed``; a state that moved on at the same cost is
+        fine)."""
+        assert conn is not None
+        seat = self._seat_of(conn.player.id)
+        if seat is None:
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
+            return
+        quote = self.leave_quotes.get(conn.player.id)
+        in_hand = self._engine_seat(seat) is not None
+        if (
+            quote is None
+            or quote.quote_id != data
+            or quote.hand != self.hand
+            or quote.in_hand != in_hand
+        ):
+            self._refuse(conn, p.ErrorCode.LEAVE_QUOTE_UNKNOWN, "leave_quote_unknown")
+            return
+        cost, basis = self._leave_cost(seat)
+        if (cost, basis) != (quote.cost, quote.basis):
+            reason = text("leave_cost_changed", quote.cost, cost)
+            self._refuse(conn, p.ErrorCode.LEAVE_COST_CHANGED, reason)
+            return
+        del self.leave_quotes[conn.player.id]
+        self._unwatch(conn)
+        if not in_hand:
+            self._leave_between_hands(seat, conn)
+            return
+        self._send(conn, p.Left(table=self.id, hand=self.hand))
+        self._leave_now(seat)
+
+    def _leave_now(self, seat: int) -> None:
+        """The seat leaves the hand under way: the game's ``"leave"`` default, at once when it
+        is an ``anytime`` action or a table action, otherwise on the seat's turn
+        (:meth:`_apply_absent_defaults`); the seat goes at the end of the hand."""
+        slot = self.seats[seat]
+        engine_seat = self._engine_seat(seat)
+        assert slot is not None and engine_seat is not None
+        slot.leaving = True
+        slot.after_hand = None
+        action = self.game.default_action(self.state, engine_seat, "leave")
+        immediate = action is not None and (action.seat is None or type(action).anytime)
+        if immediate and action is not None and self.game.is_legal(self.state, action):
+            self._apply(action)
         self._advance()
 
     def _remove(self, seat: int) -> None:
@@ -1024,7 +1155,7 @@ class TableActor:
 
     def _is_ready(self, slot: SeatSlot | None) -> bool:
         """Whether a seat can be dealt into the next hand (or sit in a house round)."""
-        if slot is None or not slot.ready or slot.leaving or not slot.present:
+        if slot is None or not slot.ready or slot.leaving or slot.after_hand or not slot.present:
             return False
         if slot.buyin_deadline is not None:
             return False
@@ -1093,7 +1224,7 @@ class TableActor:
             clan_members=[i is not None and i in clans for i in ids],
         )
         try:
-            state = self.game.new_state(config)
+            state, config = self._new_hand_state(config)
         except Exception:
             log.exception("table %s: cannot start a hand", self.id)
             self.hand -= 1
@@ -1125,6 +1256,20 @@ class TableActor:
         self._window = None
         self.bot_counts = {}
         self._advance()
+
+    def _new_hand_state(self, config: TableConfig) -> tuple[Any, TableConfig]:
+        """The new hand's state and config; a carry that no longer fits the lineup (its seat
+        left between hands: a Phỏm winner's seat number past the new seat count) is dropped
+        rather than keeping the table from ever dealing again."""
+        try:
+            return self.game.new_state(config), config
+        except ConfigError:
+            if config.carry is None:
+                raise
+            log.warning("table %s: the carry does not fit this lineup; dealt without it", self.id)
+            self.carry = None
+            config = dataclasses.replace(config, carry=None)
+            return self.game.new_state(config), config
 
     def _hand_cap(
         self, slot: SeatSlot, bound: int | None = None, balance: int | None = None
@@ -1566,6 +1711,7 @@ class TableActor:
         self._broadcast({})
 
     def _clear_hand(self) -> None:
+        self.leave_quotes = {}
         self.state = None
         self.deadlines = {}
         self._window = None
@@ -1579,6 +1725,8 @@ class TableActor:
                 continue
             if slot.leaving:
                 self._remove(index)
+            elif slot.after_hand is not None:
+                self._remove_after_hand(index, slot)
             elif not slot.present:
                 self._keep_away(slot)
             elif slot.bot is not None and self.staked:
@@ -1592,6 +1740,16 @@ class TableActor:
                 self._remove(index)
         self._reschedule_timer()
         self._schedule_start()
+
+    def _remove_after_hand(self, seat: int, slot: SeatSlot) -> None:
+        """A pending leave at the hand's result: the seat goes (``left``); a ``leave`` also
+        stops watching (the result reached it first)."""
+        mode = slot.after_hand
+        self._remove(seat)
+        for watcher in self._connections_of(slot.player.id):
+            self._send(watcher, p.Left(table=self.id, hand=self.hand))
+            if mode == "leave":
+                self._unwatch(watcher)
 
     # ----- views ----------------------------------------------------------------------------
     def _view_json(self, conn: Connection, state: Any) -> dict[str, Any] | None:
@@ -1618,6 +1776,7 @@ class TableActor:
                 "host": slot.player.id == self.spec.host,
                 "ready": slot.ready,
                 "leaving": slot.leaving,
+                "leave_after_hand": slot.after_hand is not None,
                 "engine_seat": self._engine_seat(index),
             }
             if self.staked:

@@ -19,6 +19,9 @@ const state = {
   update: null, // last "table" message
   result: null, // last "result" message
   buyin: null, // open buy-in panel
+  leave: null, // a pending leave ("leave_pending" message) while a hand is on
+  quote: null, // the last "leave_quote" (what leaving now costs)
+  confirmLeave: false, // a "leave now" click waits for its fresh quote
   lost: false,
   retry: 0,
   ticker: null,
@@ -337,6 +340,9 @@ function closeSocket() {
   state.update = null;
   state.result = null;
   state.buyin = null;
+  state.leave = null;
+  state.quote = null;
+  state.confirmLeave = false;
   state.lost = false;
   state.ui = {};
 }
@@ -420,6 +426,18 @@ function onMessage(message) {
     case "balance":
       setBalance(message.balance);
       break;
+    case "leave_pending":
+      state.leave = message.pending ? message : null;
+      if (message.pending) send({ type: "quote_leave", table: message.table });
+      renderTableBody();
+      break;
+    case "leave_quote":
+      onLeaveQuote(message);
+      renderTableBody();
+      break;
+    case "left":
+      onLeft(message);
+      break;
     case "ack":
       break;
     case "error":
@@ -429,6 +447,57 @@ function onMessage(message) {
     default:
       break;
   }
+}
+
+// ----- leaving (docs/protocol.md "Leaving a table") --------------------------------------
+// Between hands "Rời bàn" leaves at once (free). During a hand it asks to leave after this
+// hand (the seat plays on) and offers "leave now" at the cost the server quotes, confirmed.
+function inMyHand(update) {
+  const mine = update && update.seats.find((s) => s.player && s.player === state.player);
+  return Boolean(mine && mine.engine_seat !== null && mine.engine_seat !== undefined && update.view && !update.view.terminal);
+}
+
+function leaveButtonsHTML(inHand) {
+  if (!inHand) return `<a class="button" href="#/lobby" id="leave">${t("table.leave")}</a>`;
+  if (!state.leave) return `<button id="leave" type="button">${t("table.leave_after_hand")}</button>`;
+  const label = state.leave.stand ? t("table.stand_pending") : t("table.leave_pending");
+  const cost = state.quote && state.quote.hand === state.leave.hand ? gold(state.quote.cost) : "…";
+  return `<span class="pill leave-pending" id="leave-pending">${label}</span>
+    <button id="cancel-leave" type="button">${t("table.cancel_leave")}</button>
+    <button id="leave-now" type="button" class="danger">${t("table.leave_now", { cost })}</button>`;
+}
+
+function bindLeave(page) {
+  const leave = page.querySelector("#leave");
+  // the link (between hands) also goes to the lobby; the button keeps the page until the result
+  if (leave) leave.onclick = () => send({ type: "leave", table: state.table });
+  const cancel = page.querySelector("#cancel-leave");
+  if (cancel) cancel.onclick = () => send({ type: "cancel_leave", table: state.table });
+  const now = page.querySelector("#leave-now");
+  if (now) {
+    now.onclick = () => {
+      state.confirmLeave = true; // confirmed against a fresh quote (the hand may have moved)
+      send({ type: "quote_leave", table: state.table });
+    };
+  }
+}
+
+function onLeaveQuote(message) {
+  state.quote = message;
+  if (!state.confirmLeave) return;
+  state.confirmLeave = false;
+  const basis = t(`table.leave_basis_${message.basis}`);
+  if (window.confirm(t("table.leave_now_confirm", { cost: gold(message.cost), basis }))) {
+    send({ type: "leave_now", table: message.table, quote_id: message.quote_id });
+  }
+}
+
+function onLeft(message) {
+  const stand = state.leave && state.leave.stand;
+  state.leave = null;
+  state.quote = null;
+  refreshBalance();
+  if (!stand && message.table === state.table) go("#/lobby");
 }
 
 function myStake(update) {
@@ -768,9 +837,9 @@ function renderTableBody() {
       ${tableDeadline ? `<span class="pill clock">${t("table.table_clock")}: ${timerHTML(tableDeadline, t("table.table_clock"))}</span>` : ""}
       ${update.commitment ? `<span class="fair pill" title="${t("table.fair")}: ${esc(update.commitment)}">${t("table.fair")}: <code>${update.commitment.slice(0, 10)}…</code></span>` : ""}
       <span class="buttons">
-        ${seated ? `<button id="stand" type="button">${t("table.stand")}</button>` : ""}
+        ${seated && !state.leave ? `<button id="stand" type="button">${t("table.stand")}</button>` : ""}
         ${isHost && free ? `<button id="add-bots" type="button">${t("table.add_bots")}</button>` : ""}
-        <a class="button" href="#/lobby" id="leave">${t("table.leave")}</a>
+        ${leaveButtonsHTML(inMyHand(update))}
       </span>
     </header>
     ${state.lost ? `<div class="lost" role="alert">${t("conn.lost")}</div>` : ""}
@@ -798,7 +867,7 @@ function bindTable(page, update, ctx, renderer) {
   if (stand) stand.onclick = () => send({ type: "stand", table: state.table });
   const bots = page.querySelector("#add-bots");
   if (bots) bots.onclick = () => send({ type: "add_bots", table: state.table, count: 1 });
-  page.querySelector("#leave").onclick = () => send({ type: "leave", table: state.table });
+  bindLeave(page);
   page.querySelectorAll("button.act").forEach((b) => {
     b.onclick = () => {
       const action = state.actions[Number(b.dataset.act)];

@@ -309,8 +309,35 @@ def test_a_refused_act_carries_its_reason_as_a_text_code_and_in_english() -> Non
 
 
 # ----- leaving, faults ------------------------------------------------------------------------
-def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
-    """Tiến lên: a player who stands up out of turn leaves the hand at once (an automatic
+async def _leave_now(actor: TableActor, seat: Seat) -> None:
+    """Leave the hand now: ask for the quote, confirm it (``leave_now``)."""
+    await actor.call("quote_leave", seat.conn, None)
+    quote = [m for m in seat.drain() if m["type"] == "leave_quote"][-1]
+    await actor.call("leave_now", seat.conn, quote["quote_id"])
+
+
+def test_a_stand_mid_hand_waits_for_the_result() -> None:
+    """Tiến lên: standing up during a hand is pending (``leave_pending``): nothing is applied
+    for the seat, which goes at the result."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "tien-len", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and not actor.game.is_terminal(actor.state))
+        hand, seen = actor.hand, len(_events(actor, actor.hand))
+        await actor.call("stand", players[1].conn, None)
+        pending = [m for m in players[1].drain() if m["type"] == "leave_pending"]
+        assert [(m["pending"], m["stand"], m["hand"]) for m in pending] == [(True, True, hand)]
+        assert len(_events(actor, hand)) == seen
+        slot = actor.seats[1]
+        assert slot is not None and slot.after_hand == "stand" and not slot.leaving
+
+    _run(body, timer_scale=1.0)
+
+
+def test_leaving_now_applies_an_anytime_leave_at_once() -> None:
+    """Tiến lên: a player who leaves now out of turn leaves the hand at once (an automatic
     loss, RULES.md §12.7), not when its turn comes."""
 
     async def body(services: WalletServices, hall: Hall) -> None:
@@ -321,7 +348,7 @@ def test_leaving_mid_hand_applies_an_anytime_leave_at_once() -> None:
         view = players[0].last_view()
         leaver = next(p for p in players if p.last_view()["viewer"] not in view["to_act"])
         seat = leaver.last_view()["viewer"]
-        await actor.call("stand", leaver.conn, None)
+        await _leave_now(actor, leaver)
         assert _events(actor, actor.hand)[-1] == {
             "kind": "event",
             "type": "Leave",
@@ -410,7 +437,7 @@ def test_a_refused_settlement_voids_the_hand_and_refunds() -> None:
         actor = _table(hall, "tien-len", 2, players[0])
         await _sit(actor, *players)
         await _until(lambda: actor.state is not None and not actor.game.is_terminal(actor.state))
-        await actor.call("stand", players[0].conn, None)  # an automatic loss ends the hand
+        await _leave_now(actor, players[0])  # an automatic loss ends the hand
         await _until(lambda: actor.state is None and actor.hands_voided >= 1)
         results = [m for m in players[1].drain() if m["type"] == "result"]
         assert results and results[-1]["voided"] == "the settlement was refused"
