@@ -531,11 +531,6 @@ class Game(Generic[S]):
         """
         return None
 
-    def leave_cost(self, state: S, seat: int) -> Chips | None:
-        """The exact amount leaving the hand now would cost ``seat`` under the game's rules, or
-        ``None`` when the game has no exact figure (the server then names :meth:`max_loss`)."""
-        return None
-
     def unfunded_action(self, state: S, seat: int, action: Action) -> Action | None:
         """What the game does when the server cannot hold the gold ``seat``'s ``action`` needs
         (the wallet was spent elsewhere): an action to apply instead, or ``None`` (the default:

@@ -26,8 +26,9 @@ a short drop costs nothing: a deadline that passes while they are away applies t
 ``"disconnect"`` default, and once they have been away for a whole turn timer that default
 applies at once whenever they must act, and at once wherever the turn is when it is the seat's
 ``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat
-restored after a restart (RULES.md §2.8) only gets timeouts. A bet the wallet cannot cover is refused, and the game may answer it
-(:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes a fold).
+restored after a restart (RULES.md §2.8) only gets timeouts. A bet the wallet cannot cover is
+refused, and the game may answer it (:meth:`~sanh.games.base.Game.unfunded_action`: Three
+Card Poker's Play becomes a fold).
 
 Leaving (docs/protocol.md, "Leaving a table"). Between hands a ``leave`` or ``stand`` frees the
 seat at once and costs nothing. During the seat's hand it is a leave *after this hand*
@@ -1456,7 +1457,7 @@ class TableActor:
         Liêng, Hold'em and Xì tố leaving, TLMN and Phỏm disconnections...); True if one
         applied. The seat's chips stay in the hand and it can win nothing."""
         assert self.state is not None
-        now = time.time()
+        now = self._clock.now()
         for engine_seat, table_seat in enumerate(self.hand_players):
             slot = self.seats[table_seat]
             if slot is None or slot.bot is not None or slot.restored:
