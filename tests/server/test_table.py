@@ -375,7 +375,7 @@ def test_a_liêng_player_who_acted_then_leaves_is_out_at_once_and_cannot_win() -
         first = actor.state.betting.actor
         await _act(actor, by_seat[first], {"type": "Call", "seat": first}, actor.state.version)
         assert actor.state.betting.actor != first
-        await actor.call("stand", by_seat[first].conn, None)
+        await _leave_now(actor, by_seat[first])
         events = _events(actor, actor.hand)
         assert (events[-1]["type"], events[-1]["seat"]) == ("Leave", first)
         assert actor.state.betting.folded[first]
@@ -384,8 +384,9 @@ def test_a_liêng_player_who_acted_then_leaves_is_out_at_once_and_cannot_win() -
             seat = actor.state.betting.actor
             assert seat != first
             await _act(actor, by_seat[seat], {"type": "Call", "seat": seat}, actor.state.version)
-        await _until(lambda: any(m["type"] == "result" for m in by_seat[first].drain()))
-        results = [m for m in by_seat[first].messages if m["type"] == "result"]
+        other = next(p for s, p in by_seat.items() if s != first)
+        await _until(lambda: any(m["type"] == "result" for m in other.drain()))
+        results = [m for m in other.messages if m["type"] == "result"]
         assert results
         leaver = by_seat[first].info.id
         await _until(lambda: services.bank.balance(leaver) == before[leaver] - 100)
