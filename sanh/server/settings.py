@@ -50,6 +50,8 @@ Seconds = Annotated[float, Meta(ge=0)]
 """A duration in seconds, never negative."""
 Count = Annotated[int, Meta(ge=0)]
 """A count or an amount, never negative."""
+DatabaseUrl = Annotated[str, Meta(pattern=r"^(sqlite:///.+|postgres(ql)?://.*|(?![a-z]+://).+)$")]
+"""``sqlite:///PATH``, ``postgresql://...`` or a bare SQLite path (``sanh/ledger/store.py``)."""
 Positive = Annotated[float, Meta(gt=0)]
 Bytes = Annotated[int, Meta(ge=1)]
 
@@ -64,7 +66,7 @@ class Settings:
 
     host: str = "127.0.0.1"
     port: Port = 8000
-    db: str = "sqlite:///sanh.db"
+    db: DatabaseUrl = "sqlite:///sanh.db"
     """Database URL: ``sqlite:///path`` (embedded default) or ``postgresql://...``."""
     starting_grant: Count = _WALLET.starting_grant
     """Play gold granted to a registered player's new wallet, in minor units (100,000 gold)."""
@@ -266,6 +268,8 @@ def load_settings(
             checked[name] = msgspec.convert(value, _types()[name], strict=False)
         except msgspec.ValidationError as exc:
             reason = str(exc).replace("\n", " ").removesuffix(" - at `$`")
+            if "matching regex" in reason and name == "db":
+                reason = "expected sqlite:///PATH, postgresql://... or a file path"
             raise SettingsError(f"setting {name} ({sources[name]}): {reason}") from None
     try:
         return replace(Settings(), **checked)

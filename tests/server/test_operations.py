@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
+from sanh.server.dblock import HallLockBusy, hall_lock
 from tests.ledger.conftest import drop_schema, require_postgres
 from tests.server.conftest import Client, HallProcess, free_port
 
@@ -102,6 +103,7 @@ BAD_VALUES = [
     pytest.param([], {"SANH_REVEAL_SEEDS": "everyone"}, "", "reveal_seeds", id="env-choice"),
     pytest.param([], {"SANH_AOF_ENABLED": "maybe"}, "", "aof_enabled", id="env-bool"),
     pytest.param([], {}, 'lock_wait = "soon"\n', "lock_wait", id="file"),
+    pytest.param(["--db", "mysql://hall"], {}, "", "db", id="db-url"),
 ]
 
 
@@ -333,3 +335,43 @@ def test_metrics_come_with_the_process_metrics(hall: HallProcess) -> None:
     assert any(name.startswith("python_info") for name in values)
     assert values["sanh_tables"] == 0 and values["sanh_connections"] == 0
     assert "# TYPE sanh_command_seconds histogram" in response.text
+
+
+# ----- the lock's wait, on a manual clock ------------------------------------------------------
+def test_a_hall_lock_waits_for_its_holder_up_to_lock_wait(tmp_path: Path) -> None:
+    """The second taker polls while the clock is within ``wait``: the holder letting go in
+    that time hands it over; a holder that stays makes it give up, naming the holder."""
+    url = f"sqlite:///{tmp_path / 'hall.db'}"
+    now = [0.0]
+
+    def clock() -> float:
+        return now[0]
+
+    first = hall_lock(url, wait=0, port=1234)
+    naps: list[float] = []
+
+    def let_go_while_waiting(seconds: float) -> None:
+        naps.append(seconds)
+        now[0] += seconds
+        if len(naps) == 3:
+            first.release()
+
+    second = hall_lock(url, wait=3, port=5678, clock=clock, sleep=let_go_while_waiting)
+    assert len(naps) == 3, "it waited for the first to let go"
+    assert f"pid={os.getpid()} " in (tmp_path / "hall.db.lock").read_text()
+    assert "port=5678" in (tmp_path / "hall.db.lock").read_text()
+
+    def stay(seconds: float) -> None:
+        now[0] += seconds
+
+    now[0] = 100.0
+    with pytest.raises(HallLockBusy, match=r"hall\.db\.lock: sanh serve pid=\d+ .*port=5678"):
+        hall_lock(url, wait=1, clock=clock, sleep=stay)
+    assert now[0] >= 101.0, "it gave up only once lock_wait had passed on its clock"
+    second.release()
+    hall_lock(url, wait=0).release()
+
+
+def test_an_in_memory_database_needs_no_lock() -> None:
+    with hall_lock("sqlite:///:memory:", wait=0) as lock:
+        assert "no lock" in lock.description
