@@ -184,13 +184,13 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except Exception as exc:  # the database cannot be reached: one line, not a traceback
         sock.close()
-        return _fail(f"cannot lock the database {settings.db}: {_one_line(exc)}")
+        return _fail(f"cannot lock the database {_safe_url(settings.db)}: {_one_line(exc)}")
     with lock:
         try:
             services = WalletServices.open(settings.db, settings.hall_config())
         except Exception as exc:
             sock.close()
-            return _fail(f"cannot open the database {settings.db}: {_one_line(exc)}")
+            return _fail(f"cannot open the database {_safe_url(settings.db)}: {_one_line(exc)}")
         try:
             _tune_gc()
             app = create_app(settings, services)
@@ -217,3 +217,14 @@ def _one_line(exc: BaseException) -> str:
     """An exception as one line (its first line, with its type when it says nothing)."""
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for a message.
+
+    >>> _safe_url("postgresql://hall:s3cret@db.example:5432/sanh")
+    'postgresql://hall:***@db.example:5432/sanh'
+    >>> _safe_url("sqlite:///sanh.db")
+    'sqlite:///sanh.db'
+    """
+    return re.sub(r"^(\w+://[^:/@]+):[^@/]*@", r"\1:***@", url)

@@ -66,7 +66,7 @@ class Histogram:
     >>> for seconds in (0.05, 0.5, 0.7, 3.0):
     ...     h.observe(seconds)
     >>> [(s.labels.get("le"), s.value) for s in h.family("t", "T").samples][:3]
-    [('0.1', 1.0), ('1.0', 3.0), ('+Inf', 4.0)]
+    [('0.1', 1), ('1.0', 3), ('+Inf', 4)]
     """
 
     def __init__(self, buckets: tuple[float, ...] = COMMAND_BUCKETS) -> None:

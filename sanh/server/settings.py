@@ -14,9 +14,10 @@ The platform rules of RULES.md that are the hall's, not a table's, are settings 
 
 from __future__ import annotations
 
+import functools
 import os
-import re
 import tomllib
+import typing
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -49,6 +50,8 @@ Seconds = Annotated[float, Meta(ge=0)]
 """A duration in seconds, never negative."""
 Count = Annotated[int, Meta(ge=0)]
 """A count or an amount, never negative."""
+DatabaseUrl = Annotated[str, Meta(pattern=r"^(sqlite:///.+|postgres(ql)?://.*|(?![a-z]+://).+)$")]
+"""``sqlite:///PATH``, ``postgresql://...`` or a bare SQLite path (``sanh/ledger/store.py``)."""
 Positive = Annotated[float, Meta(gt=0)]
 Bytes = Annotated[int, Meta(ge=1)]
 
@@ -63,7 +66,7 @@ class Settings:
 
     host: str = "127.0.0.1"
     port: Port = 8000
-    db: str = "sqlite:///sanh.db"
+    db: DatabaseUrl = "sqlite:///sanh.db"
     """Database URL: ``sqlite:///path`` (embedded default) or ``postgresql://...``."""
     starting_grant: Count = _WALLET.starting_grant
     """Play gold granted to a registered player's new wallet, in minor units (100,000 gold)."""
@@ -184,9 +187,6 @@ def parse_assignment(text: str) -> tuple[str, str]:
     return name, value.strip()
 
 
-_AT = re.compile(r" - at `\$\.(\w+)`$")
-
-
 def load_settings(
     *,
     file: str | Path | None = None,
@@ -262,14 +262,22 @@ def load_settings(
             raise SettingsError(f"unknown setting {name}")
         values[name] = value
         sources[name] = f"{name}={value!r}"
+    checked: dict[str, Any] = {}
+    for name, value in values.items():
+        try:
+            checked[name] = msgspec.convert(value, _types()[name], strict=False)
+        except msgspec.ValidationError as exc:
+            reason = str(exc).replace("\n", " ").removesuffix(" - at `$`")
+            if "matching regex" in reason and name == "db":
+                reason = "expected sqlite:///PATH, postgresql://... or a file path"
+            raise SettingsError(f"setting {name} ({sources[name]}): {reason}") from None
     try:
-        return msgspec.convert(values, Settings, strict=False)
-    except msgspec.ValidationError as exc:
-        message = str(exc).replace("\n", " ")
-        found = _AT.search(message)
-        if found is None:
-            raise SettingsError(f"settings: {message}") from None
-        name = found.group(1)
-        raise SettingsError(
-            f"setting {name} ({sources.get(name, 'default')}): {message[: found.start()]}"
-        ) from None
+        return replace(Settings(), **checked)
+    except ValueError as exc:  # a check of Settings itself, across fields
+        raise SettingsError(f"settings: {exc}") from None
+
+
+@functools.cache
+def _types() -> dict[str, Any]:
+    """Each setting's type, with its bounds (``Annotated``), for ``msgspec.convert``."""
+    return typing.get_type_hints(Settings, include_extras=True)
