@@ -109,13 +109,13 @@ class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
     language: str | None = None
 
 
-class LimitQuery(msgspec.Struct):
+class LimitQuery(msgspec.Struct, forbid_unknown_fields=True):
     """How many rows (at most 500 transfers, 100 hands)."""
 
     limit: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
-class LobbyQuery(msgspec.Struct):
+class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
     """The lobby's filters."""
 
     game: str | None = None
