@@ -5,19 +5,31 @@ answers the way it says (a body that is not JSON, a field that does not fit, a w
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import msgspec
+import pytest
 from openapi_spec_validator import validate
 from starlette.routing import Mount, Route, WebSocketRoute
 
 from sanh.server.app import create_app
 from sanh.server.settings import Settings
 from sanh.server.wallet_services import WalletServices
-from tests.server.conftest import Client, HallProcess
+from tests.server.conftest import Client, HallProcess, free_port
 
 METHODS = ("get", "put", "post", "delete", "patch")
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]:
+    """One hall for the module (no test here changes what another reads)."""
+    where = tmp_path_factory.mktemp("openapi")
+    process = HallProcess(where / "hall.db", free_port(), 0.05, log=where / "hall.log")
+    process.start()
+    yield process
+    process.stop()
 
 
 def document(hall: HallProcess) -> dict[str, Any]:
@@ -133,14 +145,16 @@ def test_a_method_a_path_does_not_take_is_405_with_the_methods_it_takes(
     hall: HallProcess,
 ) -> None:
     doc = document(hall)
+    http = httpx.Client(base_url=hall.url, timeout=10)
     for path, item in doc["paths"].items():
         concrete = re.sub(r"\{\w+\}", "x1", path)
         for method in METHODS:
             if method in item:
                 continue
-            answer = httpx.request(method.upper(), f"{hall.url}{concrete}", timeout=10)
+            answer = http.request(method.upper(), concrete)
             assert answer.status_code == 405, (method, path, answer.text)
             body = msgspec.json.decode(answer.content)
             assert body["error"] == "method_not_allowed" and body["text"] == "method_not_allowed"
             allowed = {m.strip().lower() for m in answer.headers["allow"].split(",")}
             assert allowed - {"head"} == set(item), (path, allowed)
+    http.close()
