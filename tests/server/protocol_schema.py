@@ -22,26 +22,37 @@ def published() -> dict[str, Any]:
 
 @cache
 def server_validator() -> Draft202012Validator:
+    """The whole document: any server message."""
     return Draft202012Validator(published())
 
 
 @cache
 def client_validator() -> Draft202012Validator:
-    document = published()
-    return Draft202012Validator({**document, "$ref": "#/$defs/client_message"})
+    return Draft202012Validator({**published(), "$ref": "#/$defs/client_message"})
+
+
+@cache
+def _validator_for(ref: str) -> Draft202012Validator:
+    return Draft202012Validator({**published(), "$ref": ref})
 
 
 def server_problems(messages: list[dict[str, Any]]) -> list[str]:
-    """Each message the published schema refuses, with why (the best match's path and words)."""
+    """Each message the published schema refuses, with why.
+
+    A message is checked against the schema its ``type`` names (the document's discriminator),
+    then against the whole document (the two must agree)."""
+    mapping = published()["$defs"]["server_message"]["discriminator"]["mapping"]
+    whole = server_validator()
     problems = []
-    validator = server_validator()
     for message in messages:
-        errors = sorted(validator.iter_errors(message), key=lambda e: e.path)
-        if errors:
-            deepest = max(
-                (e for error in errors for e in (error, *(error.context or []))),
-                key=lambda e: len(e.absolute_path),
-            )
-            where = "/".join(str(p) for p in deepest.absolute_path)
-            problems.append(f"{message.get('type')}: {where}: {deepest.message[:200]}")
+        ref = mapping.get(message.get("type")) if isinstance(message, dict) else None
+        if ref is None:
+            problems.append(f"no server message of type {message.get('type')!r}")
+            continue
+        errors = list(_validator_for(ref).iter_errors(message))
+        for error in errors[:3]:
+            where = "/".join(str(p) for p in error.absolute_path)
+            problems.append(f"{message['type']}: {where}: {error.message[:200]}")
+        if not errors and not whole.is_valid(message):
+            problems.append(f"{message['type']}: valid as {ref}, not as a server message")
     return problems
