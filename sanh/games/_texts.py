@@ -395,6 +395,9 @@ SERVER_TEXTS: Mapping[str, str] = {
     "stack_negative": "a stack is negative",
     "host_not_seated": "host seat {n0} is not at the table",
     "carry_invalid": "the state carried over from the last round is invalid ({n0}: {n1})",
+    # ----- the HTTP API's contract (sanh/server/api.py) ---------------------------------
+    "body_not_json": "the body is not JSON",
+    "method_not_allowed": "this path does not take this method",
 }
 """What the hall refuses outside the rules (part of :data:`TEXTS`): a table's answers to
 joining, sitting, buying in and bots, the WebSocket's sign-in and limits, the HTTP API's

@@ -1,10 +1,12 @@
 """The ASGI app: the HTTP API (OpenAPI at /openapi.json), the WebSocket at /ws, the web client.
 
 ``create_app(settings, services)`` builds a Starlette app around a :class:`~sanh.server.hall.Hall`.
-Every HTTP body is a typed msgspec struct; every error is JSON ``{"error": code, "message": ...,
-"text": ...}`` with a status from :mod:`starlette.status`: ``message`` in English, ``text`` the
-same as a text code (sanh/games/_texts.py) for the client to translate, or null when the message
-is a parser's free text.
+Every HTTP endpoint is declared with :meth:`sanh.server.api.Api.endpoint`: its body, query and
+answer are the typed msgspec structs below, and the OpenAPI document is built from them. Every
+error is JSON ``{"error": code, "message": ..., "text": ...}`` (:class:`~sanh.server.api.Error`)
+with a status from :mod:`starlette.status`: ``message`` in English, ``text`` the same as a text
+code (sanh/games/_texts.py) for the client to translate, or null when the message is a parser's
+free text (then ``field`` names the body or query field, as a JSON path).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Annotated, Any, Protocol
 
 import msgspec
 from starlette import status
@@ -23,7 +25,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -40,6 +42,7 @@ from sanh.ledger.players import (
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
+from sanh.server.api import Api, ApiError
 from sanh.server.clock import Clock, wait_until
 from sanh.server.hall import Hall
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
@@ -50,11 +53,11 @@ from sanh.server.table import Connection
 __all__ = ["HallServices", "create_app"]
 
 log = logging.getLogger("sanh.server")
+CREATED = status.HTTP_201_CREATED
 WEB_ROOT = Path(__file__).resolve().parent.parent / "web"
-T = TypeVar("T")
 
 
-# ----- request bodies ------------------------------------------------------------------------
+# ----- request bodies and queries ------------------------------------------------------------
 class RegisterRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Create an account."""
 
@@ -110,6 +113,169 @@ class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
     language: str | None = None
 
 
+class LimitQuery(msgspec.Struct, forbid_unknown_fields=True):
+    """How many rows (at most 500 transfers, 100 hands)."""
+
+    limit: Annotated[int, msgspec.Meta(ge=0)] | None = None
+
+
+class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
+    """The lobby's filters."""
+
+    game: str | None = None
+    stake_min: int | None = None
+    stake_max: int | None = None
+    open_seats: bool = False
+    """Only tables with a free seat (``1`` or ``true``)."""
+
+
+# ----- responses -------------------------------------------------------------------------------
+class Session(msgspec.Struct):
+    """A new session: its bearer token and the player."""
+
+    token: str
+    player: str
+    name: str
+    language: str
+
+
+class ProfileClan(msgspec.Struct):
+    """The player's clan, role and treasury."""
+
+    id: int
+    name: str
+    xp: int
+    role: str
+    treasury: int
+
+
+class Profile(msgspec.Struct):
+    """Name, language, balance (minor units), XP, hands and play time per game, clan."""
+
+    player: str
+    name: str
+    language: str
+    guest: bool
+    balance: int
+    xp: dict[str, int]
+    hands: dict[str, int]
+    play_seconds: dict[str, float]
+    clan: ProfileClan | None
+
+
+class Transfer(msgspec.Struct):
+    """One wallet transfer, signed from the player's side."""
+
+    id: str
+    code: str
+    kind: str
+    amount: int
+    memo: str
+    time: str
+
+
+class Statement(msgspec.Struct):
+    transfers: list[Transfer]
+
+
+class Clan(msgspec.Struct):
+    id: str
+    name: str
+    xp: int
+
+
+class Clans(msgspec.Struct):
+    clans: list[Clan]
+
+
+class Membership(msgspec.Struct):
+    clan: str
+    role: str
+
+
+class Ok(msgspec.Struct):
+    ok: bool
+
+
+class GameInfo(msgspec.Struct):
+    """A game: seats, deck, whether the house banks it, its rule options and action types."""
+
+    id: str
+    name: str
+    name_vi: str
+    seats_min: int
+    seats_max: int
+    deck: str
+    banked: bool
+    options: list[dict[str, Any]]
+    actions: list[str]
+
+
+class Games(msgspec.Struct):
+    games: list[GameInfo]
+
+
+class TableEntry(msgspec.Struct):
+    """What the lobby shows of a table."""
+
+    id: str
+    game: str
+    name: str
+    stake: int
+    seats: int
+    seated: int
+    options: dict[str, Any]
+    quick: bool
+    private: bool
+    system: bool
+    host: str | None
+    hand: int
+    in_hand: bool
+
+
+class CreatedTable(TableEntry):
+    """A new table; ``invite_code`` is set for a private one."""
+
+    invite_code: str | None
+
+
+class Lobby(msgspec.Struct):
+    tables: list[TableEntry]
+
+
+class HandSummary(msgspec.Struct):
+    id: str
+    game: str
+    hand: int
+    table: str
+    net: int
+
+
+class Hands(msgspec.Struct):
+    hands: list[HandSummary]
+
+
+class RecalledHand(msgspec.Struct):
+    """One hand as the player's seat could know it (sanh/server/recall.py)."""
+
+    id: str
+    game: str
+    hand: int
+    table: str
+    seat: int
+    players: list[str | None]
+    names: list[str | None]
+    actions: list[dict[str, Any]]
+    view: dict[str, Any] | None
+    settlement: dict[str, Any]
+    server_seed: str | None
+
+
+class Health(msgspec.Struct):
+    ok: bool
+    tables: int
+
+
 class HallServices(Protocol):
     """What the app needs from the wallet: accounts, sessions, clans, money and recall.
 
@@ -124,21 +290,6 @@ class HallServices(Protocol):
 
     @property
     def recall(self) -> Any: ...
-
-
-class ApiError(Exception):
-    """An HTTP error with a typed code, and its words: a text code (``text``, its English the
-    message) or, for a parser's complaint, a free English ``message``."""
-
-    def __init__(
-        self, status_code: int, code: str, message: str = "", *, text: str | None = None
-    ) -> None:
-        message = message or describe(text or "")
-        super().__init__(message)
-        self.status_code = status_code
-        self.code = code
-        self.message = message
-        self.text = text
 
 
 _PLAYER_TEXTS: dict[PlayerCode, str] = {
@@ -169,22 +320,6 @@ def _refused(exc: ValueError) -> ApiError:
     return ApiError(status.HTTP_409_CONFLICT, "refused", str(exc))
 
 
-def _json(data: Any, status_code: int = status.HTTP_200_OK) -> Response:
-    return Response(
-        msgspec.json.encode(data), status_code=status_code, media_type="application/json"
-    )
-
-
-async def _body(request: Request, kind: type[T]) -> T:
-    raw = await request.body()
-    if len(raw) > 16_384:
-        raise ApiError(status.HTTP_413_REQUEST_ENTITY_TOO_LARGE, "too_large", text="body_too_large")
-    try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
-    except msgspec.DecodeError as exc:
-        raise ApiError(status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", str(exc)) from None
-
-
 def create_app(settings: Settings, services: HallServices, hall: Hall | None = None) -> Starlette:
     """The hall's ASGI app."""
     hall = hall if hall is not None else Hall(settings, services.bank)
@@ -199,120 +334,111 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", text="log_in_first")
         return player  # type: ignore[no-any-return]
 
-    def endpoint(
-        handler: Callable[[Request], Awaitable[Response]],
-    ) -> Callable[[Request], Awaitable[Response]]:
-        async def wrapped(request: Request) -> Response:
-            try:
-                return await handler(request)
-            except ApiError as exc:
-                hall.metrics.errors[exc.code] = hall.metrics.errors.get(exc.code, 0) + 1
-                return JSONResponse(
-                    {"error": exc.code, "message": exc.message, "text": exc.text},
-                    status_code=exc.status_code,
-                )
-            except ConfigError as exc:
-                return JSONResponse(
-                    {"error": "bad_config", "message": str(exc), "text": exc.text},
-                    status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
-                )
+    def counted(exc: ApiError) -> None:
+        hall.metrics.errors[exc.code] = hall.metrics.errors.get(exc.code, 0) + 1
 
-        wrapped.__name__ = handler.__name__
-        wrapped.__doc__ = handler.__doc__
-        return wrapped
+    def config_refused(exc: Exception) -> ApiError | None:
+        if isinstance(exc, ConfigError):
+            return ApiError(
+                status.HTTP_422_UNPROCESSABLE_CONTENT, "bad_config", str(exc), text=exc.text
+            )
+        return None
+
+    api = Api(player_of, lambda exc: counted(exc))
+    api.translate(config_refused)
+    endpoint = api.endpoint
 
     # ----- accounts -------------------------------------------------------------------------
-    @endpoint
-    async def register(request: Request) -> Response:
+    @endpoint("POST", "/api/register", status=CREATED, response=Session, errors=[409])
+    async def register(body: RegisterRequest) -> Any:
         """Create an account and a session; returns the token."""
-        body = await _body(request, RegisterRequest)
         try:
             player = accounts.register(body.username, body.password, body.name, body.language)
         except ValueError as exc:
             raise _refused(exc) from None
-        return _json(session_body(player), status.HTTP_201_CREATED)
+        return session_body(player)
 
-    @endpoint
-    async def login(request: Request) -> Response:
+    @endpoint("POST", "/api/login", response=Session, errors=[401])
+    async def login(body: LoginRequest) -> Any:
         """Log in with a username and password; returns a session token."""
-        body = await _body(request, LoginRequest)
         player = accounts.login(body.username, body.password)
         if player is None:
             raise ApiError(
                 status.HTTP_401_UNAUTHORIZED, "bad_credentials", text="wrong_credentials"
             )
-        return _json(session_body(player))
+        return session_body(player)
 
-    @endpoint
-    async def guest(request: Request) -> Response:
+    @endpoint("POST", "/api/guest", status=CREATED, response=Session, errors=[409])
+    async def guest(body: GuestRequest) -> Any:
         """Create a guest account and session."""
-        body = await _body(request, GuestRequest)
-        player = accounts.guest(body.name, body.language)
-        return _json(session_body(player), status.HTTP_201_CREATED)
+        try:
+            player = accounts.guest(body.name, body.language)
+        except ValueError as exc:
+            raise _refused(exc) from None
+        return session_body(player)
 
-    def session_body(player: PlayerInfo) -> dict[str, Any]:
-        return {
-            "token": accounts.new_session(player.id),
-            "player": player.id,
-            "name": player.name,
-            "language": player.language,
-        }
+    def session_body(player: PlayerInfo) -> Session:
+        return Session(
+            token=accounts.new_session(player.id),
+            player=player.id,
+            name=player.name,
+            language=player.language,
+        )
 
-    @endpoint
-    async def me(request: Request) -> Response:
+    @endpoint("GET", "/api/me", response=Profile)
+    async def me(player: PlayerInfo) -> Any:
         """Profile: name, language, balance, XP and play time per game, clan."""
-        player = player_of(request)
-        if request.method == "PATCH":
-            body = await _body(request, ProfileRequest)
-            try:
-                accounts.update_profile(player.id, name=body.name, language=body.language)
-            except ValueError as exc:
-                raise _refused(exc) from None
-        return _json(accounts.profile(player.id))
+        return accounts.profile(player.id)
 
-    @endpoint
-    async def statement(request: Request) -> Response:
-        """The player's transfers, newest first (read-only)."""
-        player = player_of(request)
-        limit = min(int(request.query_params.get("limit", "50")), 500)
-        return _json({"transfers": accounts.statement(player.id, limit)})
+    @endpoint("PATCH", "/api/me", response=Profile, errors=[409])
+    async def update_me(player: PlayerInfo, body: ProfileRequest) -> Any:
+        """Change the display name or the language; returns the profile."""
+        try:
+            accounts.update_profile(player.id, name=body.name, language=body.language)
+        except ValueError as exc:
+            raise _refused(exc) from None
+        return accounts.profile(player.id)
+
+    @endpoint("GET", "/api/statement", response=Statement)
+    async def statement(player: PlayerInfo, query: LimitQuery) -> Any:
+        """The player's transfers, newest first (read-only; ``limit`` 50, at most 500)."""
+        limit = min(50 if query.limit is None else query.limit, 500)
+        return {"transfers": accounts.statement(player.id, limit)}
 
     # ----- clans ------------------------------------------------------------------------------
-    @endpoint
-    async def clans(request: Request) -> Response:
-        """List clans (GET) or create one (POST)."""
-        if request.method == "GET":
-            return _json({"clans": accounts.clans()})
-        player = player_of(request)
-        body = await _body(request, ClanRequest)
+    @endpoint("GET", "/api/clans", response=Clans)
+    async def clans() -> Any:
+        """List clans, by XP."""
+        return {"clans": accounts.clans()}
+
+    @endpoint("POST", "/api/clans", status=CREATED, response=Clan, errors=[409])
+    async def create_clan(player: PlayerInfo, body: ClanRequest) -> Any:
+        """Found a clan (the founder leads it)."""
         try:
-            clan = accounts.create_clan(player.id, body.name)
+            return accounts.create_clan(player.id, body.name)
         except ValueError as exc:
             raise _refused(exc) from None
-        return _json(clan, status.HTTP_201_CREATED)
 
-    @endpoint
-    async def clan_join(request: Request) -> Response:
+    @endpoint("POST", "/api/clans/{clan}/join", response=Membership, errors=[409])
+    async def clan_join(player: PlayerInfo, clan: str) -> Any:
         """Join a clan."""
-        player = player_of(request)
         try:
-            return _json(accounts.join_clan(player.id, request.path_params["clan"]))
+            return accounts.join_clan(player.id, clan)
         except ValueError as exc:
             raise _refused(exc) from None
 
-    @endpoint
-    async def clan_leave(request: Request) -> Response:
+    @endpoint("POST", "/api/clans/leave", response=Ok, errors=[409])
+    async def clan_leave(player: PlayerInfo) -> Any:
         """Leave one's clan."""
-        player = player_of(request)
         try:
             accounts.leave_clan(player.id)
         except ValueError as exc:
             raise _refused(exc) from None
-        return _json({"ok": True})
+        return Ok(ok=True)
 
     # ----- lobby and tables -------------------------------------------------------------------
-    @endpoint
-    async def games(request: Request) -> Response:
+    @endpoint("GET", "/api/games", response=Games)
+    async def games() -> Any:
         """Every registered game with its seats, deck and rule options."""
         out = []
         for game in REGISTRY.values():
@@ -332,30 +458,30 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                     "actions": [cls.__name__ for cls in info.action_types],
                 }
             )
-        return _json({"games": sorted(out, key=lambda g: g["id"])})
+        return {"games": sorted(out, key=lambda g: g["id"])}
 
-    @endpoint
-    async def lobby(request: Request) -> Response:
+    @endpoint("GET", "/api/lobby", response=Lobby)
+    async def lobby(query: LobbyQuery) -> Any:
         """Tables, filtered by ``game``, ``stake_min``, ``stake_max``, ``open_seats``."""
-        q = request.query_params
         try:
             tables = hall.lobby(
-                game=q.get("game") or None,
-                stake_min=int(q["stake_min"]) if q.get("stake_min") else None,
-                stake_max=int(q["stake_max"]) if q.get("stake_max") else None,
-                open_seats=q.get("open_seats") in {"1", "true"},
+                game=query.game or None,
+                stake_min=query.stake_min,
+                stake_max=query.stake_max,
+                open_seats=query.open_seats,
             )
         except ValueError:
             raise ApiError(
                 status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", text="bad_filter"
             ) from None
-        return _json({"tables": tables})
+        return {"tables": tables}
 
-    @endpoint
-    async def create_table(request: Request) -> Response:
-        """Create a table with the host's options (private tables get an invite code)."""
-        player = player_of(request)
-        body = await _body(request, CreateTableRequest)
+    @endpoint("POST", "/api/tables", status=CREATED, response=CreatedTable)
+    async def create_table(player: PlayerInfo, body: CreateTableRequest) -> Any:
+        """Create a table with the host's options (private tables get an invite code).
+
+        A setup the lobby or the game refuses is 422 ``bad_config`` with its text code.
+        """
         actor = hall.create_table(
             game=body.game,
             stake=body.stake,
@@ -367,59 +493,58 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             name=body.name,
         )
         if body.bots:
-            await actor.call("add_bots", None, body.bots)
+            await actor.call("add_bots", None, max(0, min(body.bots, actor.spec.seats)))
         entry = actor.lobby_entry()
         entry["invite_code"] = actor.spec.invite_code
-        return _json(entry, status.HTTP_201_CREATED)
+        return entry
 
-    @endpoint
-    async def table_info(request: Request) -> Response:
-        """One table (private tables need ``invite_code`` unless you host them)."""
-        actor = hall.tables.get(request.path_params["table"])
+    @endpoint("GET", "/api/tables/{table}", response=TableEntry, errors=[404])
+    async def table_info(table: str) -> Any:
+        """One table, by its id or a private table's invite code."""
+        actor = hall.tables.get(table)
         if actor is None:
-            code = request.path_params["table"]
-            actor = hall.by_invite(code)
+            actor = hall.by_invite(table)
         if actor is None:
             raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", text="no_such_table")
-        return _json(actor.lobby_entry())
+        return actor.lobby_entry()
 
-    @endpoint
-    async def add_bots(request: Request) -> Response:
+    @endpoint("POST", "/api/tables/{table}/bots", response=TableEntry, errors=[403, 404])
+    async def add_bots(player: PlayerInfo, table: str, body: BotsRequest) -> Any:
         """The host fills empty seats with bots."""
-        player = player_of(request)
-        actor = hall.tables.get(request.path_params["table"])
+        actor = hall.tables.get(table)
         if actor is None:
             raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_table", text="no_such_table")
         if actor.spec.host != player.id:
             raise ApiError(status.HTTP_403_FORBIDDEN, "not_host", text="host_adds_bots")
-        body = await _body(request, BotsRequest)
         await actor.call("add_bots", None, max(0, min(body.count, actor.spec.seats)))
-        return _json(actor.lobby_entry())
+        return actor.lobby_entry()
 
     # ----- recall --------------------------------------------------------------------------------
-    @endpoint
-    async def recall_list(request: Request) -> Response:
-        """The player's last hands (newest first): own cards, actions, public cards, result."""
-        player = player_of(request)
-        limit = min(int(request.query_params.get("limit", "20")), 100)
-        return _json({"hands": services.recall.hands_for(player.id, limit)})
+    @endpoint("GET", "/api/recall", response=Hands)
+    async def recall_list(player: PlayerInfo, query: LimitQuery) -> Any:
+        """The player's last hands, newest first (``limit`` 20, at most 100)."""
+        limit = min(20 if query.limit is None else query.limit, 100)
+        return {"hands": services.recall.hands_for(player.id, limit)}
 
-    @endpoint
-    async def recall_one(request: Request) -> Response:
-        """One hand as the player's seat could know it: its final view, the events it could
-        know of (the deal without the deck order, no other seat's private bets), the settlement,
-        the seats' players and names (``sanh/server/recall.py``)."""
-        player = player_of(request)
-        hand = services.recall.hand_for(player.id, request.path_params["hand"])
-        if hand is None:
+    @endpoint("GET", "/api/recall/{hand}", response=RecalledHand, errors=[404])
+    async def recall_one(player: PlayerInfo, hand: str) -> Any:
+        """One hand as the player's seat could know it.
+
+        Its final view, the events it could know of (the deal without the deck order, no other
+        seat's private bets), the settlement, the seats' players and names
+        (``sanh/server/recall.py``).
+        """
+        recalled = services.recall.hand_for(player.id, hand)
+        if recalled is None:
             raise ApiError(status.HTTP_404_NOT_FOUND, "no_such_hand", text="no_such_hand")
-        if not settings.reveals_seed(REGISTRY[hand["game"]].info.banked):
-            hand["server_seed"] = None  # the deck order would show folded hands (§2.10)
-        return _json(hand)
+        if not settings.reveals_seed(REGISTRY[recalled["game"]].info.banked):
+            recalled["server_seed"] = None  # the deck order would show folded hands (§2.10)
+        return recalled
 
     # ----- operations ----------------------------------------------------------------------------
-    async def healthz(request: Request) -> Response:
-        """Liveness: 200 while the hall runs its tables."""
+    @endpoint("GET", "/healthz", response=Health, also={503: Health})
+    async def healthz() -> Any:
+        """Liveness: 200 while the hall runs its tables (503 with the same body otherwise)."""
         alive = all(
             actor.task is not None and not actor.task.done() for actor in hall.tables.values()
         )
@@ -428,13 +553,15 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
 
     registry = hall_registry(hall, services.bank)
 
-    async def metrics(request: Request) -> Response:
+    @endpoint("GET", "/metrics", media_type=CONTENT_TYPE)
+    async def metrics() -> Any:
         """Prometheus text format: the hall's counters and the process' (sanh/server/metrics.py)."""
         return Response(exposition(registry), media_type=CONTENT_TYPE)
 
-    async def openapi(request: Request) -> Response:
-        """The OpenAPI document of the HTTP API."""
-        return JSONResponse(openapi_document(routes))
+    @endpoint("GET", "/openapi.json", response=dict[str, Any])
+    async def openapi() -> Any:
+        """The OpenAPI document of the HTTP API (this document)."""
+        return document
 
     # ----- WebSocket -----------------------------------------------------------------------------
     async def ws(websocket: WebSocket) -> None:
@@ -597,27 +724,10 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         elif isinstance(message, p.RemoveBots):
             actor.submit("remove_bots", conn)
 
-    routes = [
-        Route("/api/register", register, methods=["POST"]),
-        Route("/api/login", login, methods=["POST"]),
-        Route("/api/guest", guest, methods=["POST"]),
-        Route("/api/me", me, methods=["GET", "PATCH"]),
-        Route("/api/statement", statement, methods=["GET"]),
-        Route("/api/clans", clans, methods=["GET", "POST"]),
-        Route("/api/clans/{clan}/join", clan_join, methods=["POST"]),
-        Route("/api/clans/leave", clan_leave, methods=["POST"]),
-        Route("/api/games", games, methods=["GET"]),
-        Route("/api/lobby", lobby, methods=["GET"]),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table}", table_info, methods=["GET"]),
-        Route("/api/tables/{table}/bots", add_bots, methods=["POST"]),
-        Route("/api/recall", recall_list, methods=["GET"]),
-        Route("/api/recall/{hand}", recall_one, methods=["GET"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
-        WebSocketRoute("/ws", ws),
-    ]
+    document = api.document(
+        title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
+    )
+    routes: list[BaseRoute] = [*api.routes(), WebSocketRoute("/ws", ws)]
     if WEB_ROOT.is_dir():
         routes.append(Mount("/", app=StaticFiles(directory=WEB_ROOT, html=True), name="web"))
 
@@ -745,77 +855,3 @@ async def _writer(websocket: WebSocket, conn: Connection, hall: Hall) -> None:
             return
         hall.metrics.messages_out += 1
         await websocket.send_text(data.decode())
-
-
-ERROR_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "description": "Every HTTP error's body.",
-    "properties": {
-        "error": {"type": "string", "description": "the error code (bad_config, refused, ...)"},
-        "message": {"type": "string", "description": "what went wrong, in English"},
-        "text": {
-            "type": ["string", "null"],
-            "description": "the same as a text code (sanh/games/_texts.py SERVER_TEXTS) for the"
-            " client to translate; null for a parser's words",
-        },
-    },
-    "required": ["error", "message", "text"],
-}
-ERROR_RESPONSE: dict[str, Any] = {
-    "description": "typed error",
-    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-}
-
-
-def openapi_document(routes: list[Any]) -> dict[str, Any]:
-    """An OpenAPI 3.1 document for the HTTP routes, with msgspec schemas for the bodies."""
-    bodies = {
-        "/api/register": RegisterRequest,
-        "/api/login": LoginRequest,
-        "/api/guest": GuestRequest,
-        "/api/tables": CreateTableRequest,
-        "/api/tables/{table}/bots": BotsRequest,
-        "/api/clans": ClanRequest,
-        "/api/me": ProfileRequest,
-    }
-    (schemas, components) = msgspec.json.schema_components(
-        list(bodies.values()), ref_template="#/components/schemas/{name}"
-    )
-    refs = dict(zip(bodies, schemas, strict=True))
-    paths: dict[str, Any] = {}
-    for route in routes:
-        if not isinstance(route, Route):
-            continue
-        entry: dict[str, Any] = {}
-        for method in sorted(route.methods or ()):
-            if method == "HEAD":
-                continue
-            operation: dict[str, Any] = {
-                "summary": (route.endpoint.__doc__ or "").strip().splitlines()[0]
-                if route.endpoint.__doc__
-                else route.path,
-                "responses": {"200": {"description": "OK"}, "4XX": ERROR_RESPONSE},
-            }
-            if method in {"POST", "PATCH"} and route.path in refs:
-                operation["requestBody"] = {
-                    "content": {"application/json": {"schema": refs[route.path]}}
-                }
-            if route.path.startswith("/api/") and route.path not in {
-                "/api/register",
-                "/api/login",
-                "/api/guest",
-                "/api/games",
-                "/api/lobby",
-            }:
-                operation["security"] = [{"bearer": []}]
-            entry[method.lower()] = operation
-        paths[route.path] = entry
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "sanh hall", "version": "1", "description": "Play money only."},
-        "paths": paths,
-        "components": {
-            "schemas": {**components, "Error": ERROR_SCHEMA},
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-        },
-    }

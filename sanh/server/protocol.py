@@ -1,5 +1,8 @@
 """The WebSocket protocol, version 1: typed messages (msgspec), documented in docs/protocol.md.
 
+Its JSON Schema, docs/protocol.schema.json, is generated from these structs
+(:func:`schema`): ``python -m sanh.server.protocol --schema > docs/protocol.schema.json``.
+
 Every message is a JSON object with a ``type``. Client messages are decoded strictly (unknown
 types and fields, wrong types and oversized frames are refused with a typed :class:`Error`).
 An ``act`` carries a client ``nonce`` (a repeated nonce is acknowledged and ignored) and the
@@ -8,6 +11,8 @@ An ``act`` carries a client ``nonce`` (a repeated nonce is acknowledged and igno
 
 from __future__ import annotations
 
+import json
+import sys
 from enum import StrEnum
 from typing import Any
 
@@ -16,6 +21,7 @@ import msgspec
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "PROTOCOL_VERSION",
+    "SERVER_TYPES",
     "Ack",
     "Act",
     "AddBots",
@@ -44,6 +50,7 @@ __all__ = [
     "Welcome",
     "decode_client",
     "encode",
+    "schema",
 ]
 
 PROTOCOL_VERSION = 1
@@ -338,3 +345,39 @@ _encoder = msgspec.json.Encoder()
 def encode(message: ServerMessage) -> bytes:
     """The JSON bytes of a server message."""
     return _encoder.encode(message)
+
+
+SERVER_TYPES = Welcome | TableUpdate | BuyInPanel | Result | Ack | Error | Pong | BalanceUpdate
+"""Every message the server sends."""
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of the protocol: a server message validates against the
+    document itself, a client message against ``#/$defs/client_message``."""
+    (server, client), defs = msgspec.json.schema_components(
+        [SERVER_TYPES, CLIENT_TYPES], ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://sanh.invalid/protocol.schema.json",
+        "title": f"sanh WebSocket protocol {PROTOCOL_VERSION}",
+        "description": (
+            "Generated from sanh/server/protocol.py (python -m sanh.server.protocol --schema):"
+            " the document validates a message the server sends; #/$defs/client_message"
+            " validates one a client sends. See docs/protocol.md."
+        ),
+        "$ref": "#/$defs/server_message",
+        "$defs": {**defs, "server_message": server, "client_message": client},
+    }
+
+
+def _main(argv: list[str]) -> int:
+    if argv != ["--schema"]:
+        print("usage: python -m sanh.server.protocol --schema", file=sys.stderr)
+        return 2
+    print(json.dumps(schema(), indent=2, ensure_ascii=False, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main(sys.argv[1:]))

@@ -3,11 +3,13 @@
 A guest creates a table of the game with bots in the other seats, sits, answers the buy-in
 panel, and plays random legal actions from its own view until hands have been settled. Then
 the database must show that the player's gold changed by exactly the settlements it took part
-in, and ``sanh audit`` must find the ledger clean.
+in, and ``sanh audit`` must find the ledger clean; and every message the server sent the player
+must validate against the published JSON Schema of the protocol (docs/protocol.schema.json).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -24,6 +26,7 @@ from sanh.games import REGISTRY
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import player_account
 from tests.server.conftest import Client, HallProcess
+from tests.server.protocol_schema import server_problems
 
 GAMES = sorted(REGISTRY)
 HANDS = 2
@@ -163,6 +166,14 @@ def test_a_player_and_bots_play_full_hands(hall: HallProcess, game_id: str) -> N
     assert mine, "the player was in a settled hand"
     client.send({"type": "leave", "table": table})
     time.sleep(0.3)
+    # Every message the server sent validates against the published schema
+    # (docs/protocol.schema.json, generated from sanh/server/protocol.py).
+    assert client.ws is not None
+    with contextlib.suppress(TimeoutError):
+        for _ in range(1000):  # what was already on its way (bounded: bots play on)
+            client.recv(timeout=0.2)
+    assert server_problems(client.received) == []
+    assert {"welcome", "table", "result"} <= {m["type"] for m in client.received}
     client.close()
     time.sleep(0.5)
     # Every settlement the player was told of is exactly what the ledger's hand record holds
