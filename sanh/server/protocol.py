@@ -347,7 +347,19 @@ def encode(message: ServerMessage) -> bytes:
     return _encoder.encode(message)
 
 
-SERVER_TYPES = Welcome | TableUpdate | BuyInPanel | Result | Ack | Error | Pong | BalanceUpdate
+SERVER_TYPES = (
+    Welcome
+    | TableUpdate
+    | BuyInPanel
+    | Result
+    | Ack
+    | Error
+    | Pong
+    | BalanceUpdate
+    | LeavePending
+    | LeaveQuote
+    | Left
+)
 """Every message the server sends."""
 
 

@@ -42,11 +42,12 @@ def test_the_schema_is_valid_and_names_every_message() -> None:
     server = published()["$defs"]["server_message"]["discriminator"]["mapping"]
     client = published()["$defs"]["client_message"]["discriminator"]["mapping"]
     assert set(server) == {
-        "welcome", "table", "buyin_panel", "result", "ack", "error", "pong", "balance"
+        "welcome", "table", "buyin_panel", "result", "ack", "error", "pong", "balance",
+        "leave_pending", "leave_quote", "left",
     }  # fmt: skip
     assert set(client) == {
         "hello", "resume", "join", "leave", "sit", "stand", "buyin", "act", "add_bots",
-        "remove_bots", "ping",
+        "remove_bots", "ping", "cancel_leave", "quote_leave", "leave_now",
     }  # fmt: skip
 
 
