@@ -58,6 +58,7 @@ from sanh.games.texas_holdem import (
     Check,
     Fold,
     HoldemState,
+    Leave,
     RaiseTo,
     TexasHoldem,
 )
@@ -456,7 +457,7 @@ def format_phh(
         else:
             assert isinstance(event, Action) and event.seat is not None
             seat = event.seat
-            if isinstance(event, Fold):
+            if isinstance(event, Fold | Leave):  # PHH has no out-of-turn fold: a leave is "f"
                 actions.append(f"{label(seat)} f")
             elif isinstance(event, Check | Call):
                 actions.append(f"{label(seat)} cc")

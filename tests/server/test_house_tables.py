@@ -198,8 +198,8 @@ def test_a_dealt_round_with_a_player_who_sat_in_resumes_after_a_restart() -> Non
         delta = settlement["deltas"][1]
         lines = [line for line in settlement["lines"] if line["seat"] == 1]
         (ante,) = [line for line in lines if line["item"] == "ante"]
-        # The timed-out decision folded the Ante; a straight or better still earns the Ante
-        # Bonus on a forced fold (A-TP7), so the net may be 0 or more.
+        # The timed-out decision folded the Ante (at s000 a timeout earns no Ante Bonus, seed
+        # 000; the side bets still settle, so the net may be 0 or more).
         assert ante["amount"] == -ante["stake"] < 0, lines
         assert ante["detail"] == "forced_fold:timeout", lines
         assert delta == sum(line["amount"] for line in lines)
