@@ -48,6 +48,25 @@ _PER_SEAT_LIST = frozenset(
     {"card_counts", "played", "paid_la", "hands", "rows", "eaten", "melds", "paid", "removed"}
 )
 """List fields holding one entry per seat: shown seat by seat."""
+_PER_SEAT_IF_SEATS = frozenset(
+    {
+        "dealt",
+        "stacks",
+        "bets",
+        "contributed",
+        "committed",
+        "round_bets",
+        "folded",
+        "all_in",
+        "hole",
+        "flipped",
+        "up",
+        "scores",
+        "points",
+        "cards",
+    }
+)
+"""List fields that hold one entry per seat when they have one entry per seat of the hand."""
 
 
 def word(key: str, lang: str, **fields: object) -> str:
@@ -190,15 +209,24 @@ def _option_label(game: str, short: str, lang: str) -> str:
     return short
 
 
-def render_view(game: str, view: Any, lang: str, names: Names) -> str:
-    """A seat's view (an engine view or its JSON form), one field a line, in ``lang``."""
+def render_view(game: str, view: Any, lang: str, names: Names, seats: int = 0) -> str:
+    """A seat's view (an engine view or its JSON form), one field a line, in ``lang``.
+
+    A field with one entry per seat is shown seat by seat (``seats``: the hand's seat count,
+    for the fields that are per seat only when they have that many entries)."""
     data: dict[str, Any] = view if isinstance(view, dict) else to_jsonable(view)
     lines = []
     for key, value in data.items():
         if key in _SKIPPED:
             continue
         name = label(game, key, lang)
-        if key in _PER_SEAT_LIST and isinstance(value, list) and value:
+        per_seat = key in _PER_SEAT_LIST or (
+            key in _PER_SEAT_IF_SEATS
+            and seats > 1
+            and isinstance(value, list)
+            and len(value) == seats
+        )
+        if per_seat and isinstance(value, list) and value:
             rows = [
                 f"    {names(seat)}: {render_value(game, key, entry, lang, names)}"
                 for seat, entry in enumerate(value)

@@ -235,7 +235,9 @@ def _play_hand(
 
 
 def _render(game: Game[Any], state: Any, lang: str) -> str:
-    return render_view(game.info.id, game.observe(state, HUMAN), lang, lambda s: _who(s, lang))
+    view = game.observe(state, HUMAN)
+    seats: int = state.config.seats
+    return render_view(game.info.id, view, lang, lambda s: _who(s, lang), seats)
 
 
 def player_menu(game: Game[Any], state: Any) -> list[Action | AmountRange | None]:
