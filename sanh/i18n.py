@@ -36,6 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "breakage": "Làm tròn",
         "detail": "Chi tiết",
         "stake": "Cược",
+        "wait_table": "Chờ bàn (đến giờ thì bàn tự đi tiếp)",
     },
     "en": {
         "choose_game": "Choose a game",
@@ -62,6 +63,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "breakage": "Breakage",
         "detail": "Detail",
         "stake": "Stake",
+        "wait_table": "Wait for the table (it goes on when its time is up)",
     },
 }
 

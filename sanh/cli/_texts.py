@@ -16,6 +16,7 @@ from pathlib import Path
 from sanh.games._texts import describe as describe_code
 from sanh.games._texts import parse
 from sanh.i18n import LANGUAGES
+from sanh.types import format_gold
 
 __all__ = ["describe", "term", "web_strings"]
 
@@ -46,10 +47,12 @@ def describe(
     *,
     game: str = "",
     seat: Callable[[int], str] | None = None,
+    gold: Callable[[int], str] | None = None,
 ) -> str:
     """An engine text code in words in ``lang``; a text that is no known code as it is.
 
-    ``seat`` names an engine seat (default: "Ghế 2" / "Seat 2").
+    ``seat`` names an engine seat (default: "Ghế 2" / "Seat 2"); ``gold`` writes an amount
+    (default: ``1,234.00``).
     """
     index = LANGUAGES.index(lang)
     table = web_strings()
@@ -67,4 +70,5 @@ def describe(
         value=lambda name: term("value", game, name, lang),
         item=lambda name: term("item", game, name, lang),
         action=lambda name: term("action", game, name, lang),
+        gold=gold or format_gold,
     )

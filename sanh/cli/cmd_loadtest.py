@@ -5,12 +5,18 @@ filled to their seat count), sits, and answers every turn with a random legal ac
 its own view, after an optional think time (``--think``, the mean pause in seconds, drawn
 uniformly from half to one and a half times it; 0 answers at once).
 
+A client has at most one action in flight, and acts again only on a view that includes its
+last accepted action (the ``ack``'s version): a view sent for another seat's action while its
+own was on the way still lists what it has just done, so acting on it would be refused. An
+action the table refuses anyway (it was in flight while the clock closed a window) is counted
+under ``refusals`` by code and reason, and the client waits for the next view.
+
 Phases: set-up over HTTP (guests and tables), connection (every client connects, signs in with
 a first ``hello`` frame, waits for its welcome, joins and sits; play starts as soon as a table
 has enough players), a warm-up (``--warmup`` seconds of play, not measured), then the measured
-window of ``--duration`` seconds. Reported for the window: hands completed, actions sent and
-per second, p50/p95/p99/max latency from sending an action to receiving the table update that
-answers it, and errors.
+window of ``--duration`` seconds (or until ``--hands`` hands are completed). Reported for the
+window: hands completed, actions sent and per second, p50/p95/p99/max latency from sending an
+action to receiving the table update that answers it, and errors.
 
 The clients can run in several processes (``--procs``), so that the load tool is not the
 bottleneck; each process runs its share of the clients on one event loop.
@@ -41,8 +47,20 @@ def register(sub: Any) -> None:
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=0,
+        help="end the measured window early once this many hands are completed (one process)",
+    )
     parser.add_argument("--game", default="tien-len")
     parser.add_argument("--stake", type=int, default=100)
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=0,
+        help="seats per table (default: the game's most, at most 50 at a house game)",
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="mean seconds a client waits before acting"
     )
@@ -62,6 +80,8 @@ class Plan:
     warmup: float
     think: float
     seed: int
+    hands: int = 0
+    """End the window once this many hands are completed (0: run the whole duration)."""
 
 
 @dataclass
@@ -73,14 +93,25 @@ class Stats:
     actions: int = 0
     hands: set[tuple[str, int]] = field(default_factory=set)
     errors: dict[str, int] = field(default_factory=dict)
+    refusals: dict[str, int] = field(default_factory=dict)
+    """The client's own actions refused, by ``code:reason`` (the whole run, not only the window)."""
+    sent: int = 0
+    """Actions sent over the whole run (warm-up included)."""
     connected: int = 0
     playing: int = 0
     """Clients that had an action answered in the window."""
     cpu_s: float = 0.0
+    window_s: float = 0.0
+    """The measured window's length (shorter than the duration when ``--hands`` ended it)."""
 
     def error(self, code: str) -> None:
         """Count one error."""
         self.errors[code] = self.errors.get(code, 0) + 1
+
+    def refusal(self, code: str, reason: str) -> None:
+        """Count one refused action."""
+        key = f"{code}:{reason}"
+        self.refusals[key] = self.refusals.get(key, 0) + 1
 
     def to_json(self) -> dict[str, Any]:
         """A picklable summary (sent from a worker process)."""
@@ -89,9 +120,12 @@ class Stats:
             "actions": self.actions,
             "hands": sorted(self.hands),
             "errors": self.errors,
+            "refusals": self.refusals,
+            "sent": self.sent,
             "connected": self.connected,
             "playing": self.playing,
             "cpu_s": self.cpu_s,
+            "window_s": self.window_s,
         }
 
 
@@ -109,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     for index, group in enumerate(by_table.values()):
         shares[index % procs].extend(group)
     plans = [
-        Plan(ws_url, share, args.duration, args.warmup, args.think, seed)
+        Plan(ws_url, share, args.duration, args.warmup, args.think, seed, args.hands)
         for seed, share in enumerate(shares)
     ]
     results = [_worker(plans[0], None)] if procs == 1 else _in_processes(plans)
@@ -162,11 +196,15 @@ def _report(
     results: list[dict[str, Any]], args: argparse.Namespace, setup_s: float
 ) -> dict[str, Any]:
     lat: list[float] = sorted(x for r in results for x in r["latencies"])
+    window_s = max(r["window_s"] for r in results)
     actions = sum(r["actions"] for r in results)
     errors: dict[str, int] = {}
+    refusals: dict[str, int] = {}
     for r in results:
         for code, count in r["errors"].items():
             errors[code] = errors.get(code, 0) + count
+        for key, count in r["refusals"].items():
+            refusals[key] = refusals.get(key, 0) + count
 
     def pct(q: float) -> float | None:
         if not lat:
@@ -177,19 +215,22 @@ def _report(
         "clients": args.clients,
         "connected": sum(r["connected"] for r in results),
         "playing": sum(r["playing"] for r in results),
-        "duration_s": args.duration,
+        "duration_s": round(window_s, 2),
         "game": args.game,
         "think_s": args.think,
         "procs": len(results),
         "hands_completed": len({tuple(h) for r in results for h in r["hands"]}),
         "actions": actions,
-        "actions_per_s": round(actions / args.duration, 1),
+        "actions_per_s": round(actions / window_s, 1) if window_s else 0.0,
         "answered": len(lat),
         "latency_p50_ms": pct(0.50),
         "latency_p95_ms": pct(0.95),
         "latency_p99_ms": pct(0.99),
         "latency_max_ms": round(lat[-1] * 1000, 2) if lat else None,
         "errors": errors,
+        "actions_sent": sum(r["sent"] for r in results),
+        "refused": sum(refusals.values()),
+        "refusals": refusals,
         "setup_s": round(setup_s, 1),
         "client_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
     }
@@ -207,6 +248,8 @@ async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
         if info is None:
             raise SystemExit(f"sanh loadtest: the hall has no game {args.game!r}")
         seats = info["seats_max"] if not info["banked"] else min(info["seats_max"], 50)
+        if args.seats:
+            seats = max(info["seats_min"], min(args.seats, info["seats_max"]))
         gate = asyncio.Semaphore(16)
 
         async def guest(index: int) -> str:
@@ -250,7 +293,11 @@ async def _play(plan: Plan, barrier: Any) -> Stats:
         await asyncio.to_thread(barrier.wait, 600)
     window.start = time.monotonic() + plan.warmup
     window.end = window.start + plan.duration
-    await asyncio.sleep(plan.warmup + plan.duration)
+    window.hands = plan.hands
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(window.done.wait(), plan.warmup + plan.duration)
+    window.end = min(window.end, time.monotonic())
+    stats.window_s = window.end - window.start
     await asyncio.sleep(0.5)  # answers to the last actions of the window
     for task in tasks:
         task.cancel()
@@ -266,6 +313,9 @@ async def _play(plan: Plan, barrier: Any) -> Stats:
 class _Window:
     start: float = float("inf")
     end: float = float("inf")
+    hands: int = 0
+    """The hands that end the window early (0: none)."""
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
     def __contains__(self, moment: float) -> bool:
         return self.start <= moment < self.end
@@ -296,8 +346,17 @@ class _Client:
         self.answered = False
         self.ws: Any = None
         self.view: dict[str, Any] | None = None
-        self.pending: tuple[int, str, float] | None = None
-        """(version acted on, nonce, monotonic time sent) of the action awaiting its update."""
+        self.hand = 0
+        """The hand of the latest view."""
+        self.pending: tuple[tuple[int, int], str, float] | None = None
+        """((hand, version) acted on, nonce, monotonic time sent) of the action awaiting its
+        ack."""
+        self.wait_for: tuple[int, int] = (0, 0)
+        """No action on a view older than this (hand, version): the one the last accepted
+        action led to (from its ``ack``), or after a refusal the next version."""
+        self.answer: tuple[tuple[int, int], float] | None = None
+        """((hand, version), monotonic time sent) of an accepted action whose update has not
+        come."""
         self.scheduled: int | None = None
         """The version a delayed action is waiting to answer."""
 
@@ -349,37 +408,62 @@ class _Client:
             if not view:
                 return
             self.view = view
-            version = view["version"]
-            pending = self.pending
-            if pending is not None and version > pending[0]:
-                self.pending = None
-                if pending[2] in self.window:
-                    self.stats.latencies.append(time.monotonic() - pending[2])
+            self.hand = int(message.get("hand", 0))
+            answer = self.answer
+            if answer is not None and (self.hand, view["version"]) >= answer[0]:
+                self.answer = None
+                if answer[1] in self.window:
+                    self.stats.latencies.append(time.monotonic() - answer[1])
                     self.answered = True
-            if self.pending is None and self.scheduled is None:
-                if self.think > 0:
-                    if _choose(view, self.rnd) is not None:
-                        self.scheduled = version
-                        delay = self.think * (0.5 + self.rnd.random())
-                        asyncio.get_running_loop().call_later(delay, self._wake, version)
-                else:
-                    await self._act(view)
+            await self._maybe_act(view)
+        elif kind == "ack":
+            pending = self.pending
+            if pending is not None and message.get("nonce") == pending[1]:
+                self.pending = None
+                led_to = (pending[0][0], int(message["version"]))
+                self.wait_for = max(self.wait_for, led_to)
+                self.answer = (led_to, pending[2])
+                if self.view is not None:
+                    await self._maybe_act(self.view)
         elif kind == "error":
             code = message.get("code", "?")
             self.stats.error(code)
-            if self.pending is not None and message.get("nonce") == self.pending[1]:
+            pending = self.pending
+            if pending is not None and message.get("nonce") == pending[1]:
                 self.pending = None
+                self.stats.refusal(code, str(message.get("text") or ""))
+                # The view acted on is the table's latest as far as this client knows: wait
+                # for the next one rather than choose again from the same view.
+                self.wait_for = max(self.wait_for, (pending[0][0], pending[0][1] + 1))
+                if self.view is not None:
+                    await self._maybe_act(self.view)
         elif kind == "buyin_panel":
             await self.ws.send(
                 json.dumps({"type": "buyin", "table": self.table, "amount": message["max"]})
             )
         elif kind == "result" and time.monotonic() in self.window:
             self.stats.hands.add((message["table"], message["hand"]))
+            if self.window.hands and len(self.stats.hands) >= self.window.hands:
+                self.window.done.set()
+
+    async def _maybe_act(self, view: dict[str, Any]) -> None:
+        """Act on ``view`` if nothing is in flight or scheduled and the view is recent enough."""
+        if self.pending is not None or self.scheduled is not None:
+            return
+        if (self.hand, view["version"]) < self.wait_for:
+            return
+        if self.think > 0:
+            if _choose(view, self.rnd) is not None:
+                self.scheduled = view["version"]
+                delay = self.think * (0.5 + self.rnd.random())
+                asyncio.get_running_loop().call_later(delay, self._wake, view["version"])
+        else:
+            await self._act(view)
 
     def _wake(self, version: int) -> None:
         self.scheduled = None
         view = self.view
-        if view is None or self.pending is not None:
+        if view is None or self.pending is not None or (self.hand, view["version"]) < self.wait_for:
             return
         task = asyncio.ensure_future(self._act(view))
         task.add_done_callback(_quiet)
@@ -390,7 +474,8 @@ class _Client:
             return
         nonce = uuid.uuid4().hex
         now = time.monotonic()
-        self.pending = (view["version"], nonce, now)
+        self.pending = ((self.hand, view["version"]), nonce, now)
+        self.stats.sent += 1
         if now in self.window:
             self.stats.actions += 1
         body = {

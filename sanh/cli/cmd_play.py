@@ -1,9 +1,16 @@
 """``sanh play [GAME]``: you against the house or bots at a terminal table.
 
-The table is generic: it shows ``game.render_text(view)`` of your seat, numbers your legal
-actions (amount-carrying ones ask for an amount within their range), lets bots act for the
-other seats, draws chance events from the system CSPRNG (or ``--seed``), and after each hand
-shows the settlement line by line and applies it to your session balance (play money only).
+The table is generic: it shows your seat's view field by field in your language, from the
+web client's strings (:mod:`sanh.cli._table`: ``sanh/web/i18n.json``, amounts in gold in the
+language's number format), numbers your legal actions (amount-carrying ones ask for an amount
+in gold within their range), lets bots act for the other seats, draws chance events from the
+system CSPRNG (or ``--seed``), and after each hand shows the settlement line by line and
+applies it to your session balance (play money only).
+
+Only the player's own actions are offered: the table's actions (closing a betting window,
+forced folds, timer actions) are the clock's. Where the clock would close a window, the menu
+offers to wait for it, which lets the table go on. End of input or Ctrl-C ends the session
+cleanly (exit status 0) with the balance of the hands finished.
 """
 
 from __future__ import annotations
@@ -19,15 +26,16 @@ from rich.table import Table
 
 from sanh.bots import bot_for
 from sanh.cards.rng import Rng, SeededRng, SystemRng
+from sanh.cli._table import action_label, gold, parse_gold, render_view
 from sanh.cli._texts import describe, term
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import all_games, find_game
 from sanh.games.base import CHANCE, Action, AmountRange, Game, OptionValue, Settlement, TableConfig
 from sanh.games.driver import chance_event
 from sanh.i18n import t
-from sanh.types import UNITS_PER_GOLD, format_gold
+from sanh.types import UNITS_PER_GOLD
 
-__all__ = ["play_session", "refusal", "register"]
+__all__ = ["play_session", "player_menu", "refusal", "register"]
 
 HUMAN = 0
 MAX_BOT_ACTIONS = 500
@@ -61,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, ValueError) as exc:
         print(f"sanh play: {exc.args[0]}", file=sys.stderr)
         return 2
-    except EOFError:
+    except (EOFError, KeyboardInterrupt):
+        print()
         return 0
     seats = args.seats or (1 if game.info.banked else min(4, game.info.seats_max))
     seats = max(game.info.seats_min, seats)
@@ -81,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"sanh play: {exc}", file=sys.stderr)
         return 2
-    console.print(t("goodbye", lang, balance=format_gold(balance)))
+    console.print(t("goodbye", lang, balance=gold(balance, lang)))
     return 0
 
 
@@ -104,7 +113,7 @@ def _choose_game(console: Console, lang: str) -> Game[Any]:
     table.add_column("id")
     table.add_column("")
     for number, game in enumerate(games, 1):
-        table.add_row(str(number), game.info.id, game.info.name_vi)
+        table.add_row(str(number), game.info.id, term("game", "", game.info.id, lang))
     console.print(table)
     while True:
         text = input(t("game_number", lang) + ": ").strip()
@@ -128,7 +137,11 @@ def play_session(
     rng: Rng,
     hands: int = 0,
 ) -> int:
-    """Play hands until the player stops; returns the final balance (minor units)."""
+    """Play hands until the player stops; returns the final balance (minor units).
+
+    End of input or Ctrl-C stops the session: a hand not finished is dropped (play money, no
+    settlement), and the balance of the hands finished is returned.
+    """
     bot_balances = [balance] * seats
     bots = {seat: bot_for(game.info.id) for seat in range(1, seats)}
     carry: Any = None
@@ -139,9 +152,13 @@ def play_session(
             seats=seats, stake=stake, stacks=stacks, options=options, carry=carry
         )
         played += 1
-        console.rule(f"{game.info.name_vi} · {t('hand', lang)} {played}")
-        console.print(f"{t('balance', lang)}: {format_gold(balance)}")
-        state = _play_hand(game, console, config, bots, rng, lang)
+        console.rule(f"{term('game', '', game.info.id, lang)} · {t('hand', lang)} {played}")
+        console.print(f"{t('balance', lang)}: {gold(balance, lang)}")
+        try:
+            state = _play_hand(game, console, config, bots, rng, lang)
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return balance
         settlement = game.settle(state)
         _show_settlement(console, game.info.id, settlement, lang)
         balance += settlement.deltas[HUMAN]
@@ -155,7 +172,11 @@ def play_session(
         if balance <= 0:
             console.print(t("broke", lang))
             return balance
-        answer = input(t("again", lang) + " ").strip().lower()
+        try:
+            answer = input(t("again", lang) + " ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            console.print()
+            return balance
         if answer not in {t("yes", lang), "y", "c", ""}:
             return balance
 
@@ -179,7 +200,7 @@ def _play_hand(
     while True:
         turn = game.to_act(state)
         if turn is None:
-            console.print(Panel(game.render_text(game.observe(state, HUMAN))))
+            console.print(Panel(escape(_render(game, state, lang))))
             return state
         if turn is CHANCE:
             state = game.apply(state, chance_event(game, state, rng))
@@ -190,9 +211,11 @@ def _play_hand(
             state = game.apply(state, action)
             bot_actions += 1
             continue
-        if HUMAN in turn:
+        if HUMAN in turn and (
+            game.legal_actions_for(state, HUMAN) or game.amount_ranges_for(state, HUMAN)
+        ):
             if state.version != shown_version:
-                console.print(Panel(game.render_text(game.observe(state, HUMAN))))
+                console.print(Panel(escape(_render(game, state, lang))))
                 shown_version = state.version
             action = _ask(game, state, console, lang)
             try:
@@ -211,47 +234,80 @@ def _play_hand(
         state = game.apply(state, default)
 
 
-def _ask(game: Game[Any], state: Any, console: Console, lang: str) -> Action:
-    actions: list[Action] = list(game.legal_actions_for(state, HUMAN))
-    ranges: list[AmountRange] = list(game.amount_ranges_for(state, HUMAN))
-    # The only table action offered is the one the clock would take (closing a window):
-    # forced folds and other clock actions are the server's, not the player's.
+def _render(game: Game[Any], state: Any, lang: str) -> str:
+    view = game.observe(state, HUMAN)
+    seats: int = state.config.seats
+    return render_view(game.info.id, view, lang, lambda s: _who(s, lang), seats)
+
+
+def player_menu(game: Game[Any], state: Any) -> list[Action | AmountRange | None]:
+    """The player's menu: their amount ranges, their other actions, and ``None`` (wait for the
+    table) where the table's clock would act. Never a table action (``seat`` ``None``)."""
+    ranges: list[AmountRange] = [
+        r for r in game.amount_ranges_for(state, HUMAN) if r.template.seat == HUMAN
+    ]
+    # An action an amount range already offers (its minimum, its maximum) is not listed again.
+    actions: list[Action] = [
+        a
+        for a in game.legal_actions_for(state, HUMAN)
+        if a.seat == HUMAN and not any(_in_range(a, r) for r in ranges)
+    ]
     clock = game.default_action(state, None, "timeout")
-    table_actions = [a for a in game.legal_actions_for(state, None) if a == clock]
-    choices: list[Action | AmountRange] = [*ranges, *actions, *table_actions]
+    choices: list[Action | AmountRange | None] = [*ranges, *actions]
+    if clock is not None and clock.seat is None:
+        choices.append(None)
+    return choices
+
+
+def _ask(game: Game[Any], state: Any, console: Console, lang: str) -> Action:
+    """The player's choice among their own actions, or waiting for the table's clock.
+
+    The table's actions (closing a betting window, forced folds, timer actions) are never
+    offered; where the clock would close a window (:meth:`Game.default_action` of the table),
+    "wait for the table" lets it, and returns the clock's action.
+    """
+    game_id = game.info.id
+    choices = player_menu(game, state)
     console.print(f"[bold]{t('your_turn', lang)}[/bold]")
+    who = lambda seat: _who(seat, lang)  # noqa: E731
     for number, choice in enumerate(choices, 1):
-        if isinstance(choice, AmountRange):
-            label = (
-                f"{_action_label(choice.template)} "
-                f"[{format_gold(choice.min)} .. {format_gold(choice.max)}]"
-            )
+        if choice is None:
+            label = t("wait_table", lang)
+        elif isinstance(choice, AmountRange):
+            low, high = gold(choice.min, lang), gold(choice.max, lang)
+            name = action_label(game_id, choice.template, lang, who, skip=choice.field)
+            label = f"{name} [{low} .. {high}]"
         else:
-            label = _action_label(choice)
-            if choice.seat is None:
-                label = f"({t('table_action', lang)}) {label}"
-        console.print(f"  {number}) {label}")
+            label = action_label(game_id, choice, lang, who)
+        console.print(f"  {number}) {escape(label)}")
     while True:
         text = input(t("choose_action", lang) + ": ").strip()
         if not (text.isdigit() and 1 <= int(text) <= len(choices)):
-            console.print(t("bad_choice", lang, text=text))
+            console.print(escape(t("bad_choice", lang, text=text)))
             continue
         choice = choices[int(text) - 1]
+        if choice is None:
+            clock = game.default_action(state, None, "timeout")
+            assert clock is not None
+            return clock
         if not isinstance(choice, AmountRange):
             return choice
-        prompt = t("amount", lang, min=format_gold(choice.min), max=format_gold(choice.max))
-        raw = input(prompt + ": ").strip().replace(",", "")
+        low, high = gold(choice.min, lang), gold(choice.max, lang)
+        raw = input(t("amount", lang, min=low, max=high) + ": ")
         try:
-            amount = round(float(raw) * UNITS_PER_GOLD)
+            amount = parse_gold(raw, lang)
         except ValueError:
-            console.print(t("bad_choice", lang, text=raw))
+            console.print(escape(t("bad_choice", lang, text=raw)))
             continue
         return choice.at(amount)
 
 
-def _action_label(action: Action) -> str:
-    text = str(action)
-    return text.split(" ", 1)[1] if " " in text else text
+def _in_range(action: Action, amount_range: AmountRange) -> bool:
+    """Whether ``action`` is ``amount_range``'s template at some amount."""
+    if type(action) is not type(amount_range.template):
+        return False
+    amount = getattr(action, amount_range.field, None)
+    return isinstance(amount, int) and amount in amount_range and action == amount_range.at(amount)
 
 
 def _show_settlement(console: Console, game: str, settlement: Settlement, lang: str) -> None:
@@ -260,23 +316,35 @@ def _show_settlement(console: Console, game: str, settlement: Settlement, lang: 
         table.add_column(column)
     for line in settlement.lines:
         who = t("house", lang) if line.seat is None else _who(line.seat, lang)
-        stake = format_gold(line.stake) if line.stake else ""
+        stake = gold(line.stake, lang) if line.stake else ""
         item = term("item", game, line.item, lang)
-        detail = describe(line.detail, lang, game=game, seat=lambda s: _who(s, lang))
-        table.add_row(who, escape(item), escape(detail), stake, format_gold(line.amount))
+        detail = describe(
+            line.detail,
+            lang,
+            game=game,
+            seat=lambda s: _who(s, lang),
+            gold=lambda units: gold(units, lang),
+        )
+        table.add_row(who, escape(item), escape(detail), stake, gold(line.amount, lang))
     for seat, delta in enumerate(settlement.deltas):
-        bold = f"[bold]{format_gold(delta)}"
+        bold = f"[bold]{gold(delta, lang)}"
         table.add_row(f"[bold]{_who(seat, lang)}[/bold]", "", "", "", bold)
     if settlement.fee:
-        table.add_row(t("fee", lang), "", "", "", format_gold(settlement.fee))
+        table.add_row(t("fee", lang), "", "", "", gold(settlement.fee, lang))
     if settlement.breakage:
-        table.add_row(t("breakage", lang), "", "", "", format_gold(settlement.breakage))
+        table.add_row(t("breakage", lang), "", "", "", gold(settlement.breakage, lang))
     console.print(table)
 
 
 def refusal(error: IllegalActionError, game: str, lang: str) -> str:
     """Why an action was refused, in ``lang`` (the reason's text code put into words)."""
-    reason = describe(error.reason, lang, game=game, seat=lambda s: _who(s, lang))
+    reason = describe(
+        error.reason,
+        lang,
+        game=game,
+        seat=lambda s: _who(s, lang),
+        gold=lambda units: gold(units, lang),
+    )
     return t("illegal", lang, reason=reason)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from sanh.cards.card import format_cards
@@ -39,7 +40,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Recompute and print; exit 1 if the commitment does not match."""
+    """Recompute and print; exit 1 if the commitment does not match, 2 on bad input."""
+    problem = _bad_input(args)
+    if problem:
+        print(f"sanh verify: {problem}", file=sys.stderr)
+        return 2
     rng = ProvablyFairRng(args.server_seed, args.client_seed, args.nonce)
     out: dict[str, Any] = {
         "server_seed": args.server_seed,
@@ -67,6 +72,17 @@ def run(args: argparse.Namespace) -> int:
         if args.commitment is not None:
             print("commitment matches" if ok else "COMMITMENT DOES NOT MATCH")
     return 0 if ok else 1
+
+
+def _bad_input(args: argparse.Namespace) -> str:
+    """Why the arguments cannot name a provably fair round ('' when they can)."""
+    if not args.server_seed.strip():
+        return "seed_empty: --server-seed must not be empty"
+    if not args.client_seed.strip():
+        return "seed_empty: --client-seed must not be empty"
+    if args.nonce < 0:
+        return f"nonce_negative: --nonce must be 0 or more, not {args.nonce}"
+    return ""
 
 
 def _deck_kind(game: str) -> str:

@@ -502,8 +502,11 @@ def describe(
     action: Callable[[str], str] = _default_action,
     cards: Callable[[Iterable[Card]], str] | None = None,
     sep: str = ", ",
+    gold: Callable[[int], str] = format_gold,
 ) -> str:
     """A text in words: each part's template filled in (English by default).
+
+    ``gold`` writes an amount in minor units (default: :func:`format_gold`, ``1,234.00``).
 
     A text not in code form, or with a code missing from ``templates``, is returned as it is.
     """
@@ -520,7 +523,7 @@ def describe(
                 if kind == "seat":
                     return seat(int(arg))
                 if kind == "gold":
-                    return format_gold(int(arg))
+                    return gold(int(arg))
                 if kind == "cards":
                     return show_cards(_cards(arg))
             except ValueError:

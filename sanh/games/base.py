@@ -545,9 +545,11 @@ class Game(Generic[S]):
         return None
 
     def render_text(self, view: View) -> str:
-        """A plain-text picture of a view for the terminal table (``sanh play``).
+        """A plain-text picture of a view, in English (a debugging aid and the engines' tests).
 
-        Games override this; the default lists the view's fields.
+        Games override this; the default lists the view's fields. The terminal table
+        (``sanh play``) does not use it: it shows a view in the player's language from the web
+        client's strings (:mod:`sanh.cli._table`).
         """
         lines = []
         for f in dataclasses.fields(view):

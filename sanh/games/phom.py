@@ -10,8 +10,8 @@ Glossary (Vietnamese → code):
   *tái* an extra turn after one's discard was eaten · *ăn chốt* eating a discard made in the
   discarder's last turn · *Ù* going out (``u``: 9 melded + 1, *Ù tròn* ``u_tron``: all 10) ·
   *Móm* no meld laid by the end · *đền* liability (the liable player pays the whole Ù alone) ·
-  *nhất* first place · *về nhì/ba/chót* 2nd/3rd/last place · *Ù khan*, *Ù K* optional instant
-  wins (off by default).
+  *nhất* first place · *về nhì/ba/chót* 2nd/3rd/last place · *Ù K* an instant win at the deal
+  (on by default, ``phom.u_k``), *Ù khan* another (off by default, ``phom.opt_u_khan``).
 
 The game in short (§9.1-9.8): the first player (the host in the first game, then the previous
 winner; ``carry`` is ``{"winner": seat}``) gets 10 cards, everyone else 9; turns go CCW (seat
@@ -52,8 +52,9 @@ Choices where RULES.md is silent (ours):
 * **Leaving** (:class:`Leave`, an anytime action, never listed): paid at once; the leaver's
   discard can no longer be eaten; the remaining players are ranked by the place table of their
   own number; a lone remaining player is first.
-* ``phom.u_k = as_u_thuong``: a dealt hand with three or four Kings ("phỏm K ... mà không bốc
-  bài") wins at once, paid as Ù thường. ``phom.first_player = random`` draws the first game's
+* ``phom.u_k = as_u_thuong`` (the default; seed 001 lists Ù K among the rules in force): a
+  dealt hand with three or four Kings ("phỏm K ... mà không bốc bài") wins at once, paid as Ù
+  thường; ``off`` plays the hand on. ``phom.first_player = random`` draws the first game's
   first player with a die. ``phom.card_points`` is fixed at A = 1 ... K = 13 (A-PH1) because an
   option value cannot hold a table.
 * Players below ``platform.min_balance_multiple`` × L sit the game out (§2.6); with fewer than
@@ -156,7 +157,7 @@ OPTIONS = (
     ),
     OptionSpec("phom.eat_multipliers", "1,2,3", help="× L for the 1st, 2nd, 3rd eat (A-PH3)"),
     OptionSpec("phom.chot_multiplier", 5, help="× L for eating a chốt (A-PH3)"),
-    OptionSpec("phom.u_k", "off", ("off", "as_u_thuong"), help="Ù K (A-PH5)"),
+    OptionSpec("phom.u_k", "as_u_thuong", ("as_u_thuong", "off"), help="Ù K (S001, A-PH5)"),
     OptionSpec(
         "phom.tie_break",
         "laydown_order",

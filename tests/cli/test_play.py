@@ -1,8 +1,8 @@
 """``sanh play``: a scripted human plays one hand of every registered game in the terminal.
 
 The script answers the first decision of the hand with the first choice (an amount at its
-minimum), then always the last choice (the clock's table action when one is offered, which
-closes a betting window). The session balance must change by exactly the seat's settlement.
+minimum), then always the last choice (waiting for the table's clock when that is offered,
+which closes a betting window). The session balance must change by exactly the seat's settlement.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ class Script:
     def __call__(self, prompt: str = "") -> str:
         self.prompts.append(prompt)
         amount = re.search(r"\(\D*([\d,]+\.\d\d)", prompt)
-        if amount:  # an amount prompt: the minimum
-            return amount.group(1).replace(",", "")
+        if amount:  # an amount prompt: the minimum (as shown, in the English format)
+            return amount.group(1)
         if "(c/k)" in prompt or "(y/n)" in prompt:
             return "k"
         self.decisions += 1
@@ -54,12 +54,7 @@ def test_one_scripted_hand_changes_balance_by_the_settlement(
     original_ask = cmd_play._ask
 
     def ask(game_: Any, state: Any, console: Console, lang: str) -> Any:
-        choices = (
-            len(game_.amount_ranges_for(state, 0))
-            + len(game_.legal_actions_for(state, 0))
-            + (1 if game_.default_action(state, None, "timeout") is not None else 0)
-        )
-        script.last_choices = max(choices, 1)
+        script.last_choices = max(len(cmd_play.player_menu(game_, state)), 1)
         return original_ask(game_, state, console, lang)
 
     monkeypatch.setattr(cmd_play, "_ask", ask)
@@ -88,7 +83,7 @@ def test_one_scripted_hand_changes_balance_by_the_settlement(
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("vi", ["Tổng 4", "thắng 1 ăn 50", "lãi 50.00", "phí 2.50", "Xỉu", "cửa Xỉu", "Nhà cái"]),
+        ("vi", ["Tổng 4", "thắng 1 ăn 50", "lãi 50,00", "phí 2,50", "Xỉu", "cửa Xỉu", "Nhà cái"]),
         (
             "en",
             [

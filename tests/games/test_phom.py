@@ -652,13 +652,28 @@ def test_u_khan_of_the_ten_card_hand_pays_ten() -> None:
     assert GAME.settle(state).deltas == (10 * L, -10 * L)
 
 
-def test_u_k_option() -> None:
-    """S001 'Ù K: Khi người chơi có trên tay phỏm K 3 cây hay 4 cây mà không bốc bài thì được
-    tính là Ù K' (A-PH5: disabled by default; ``as_u_thuong`` pays as Ù thường)."""
+def test_u_k_is_on_by_default_and_pays_as_u_thuong() -> None:
+    """S001 lists among the rules in force 'Ù K: Khi người chơi có trên tay phỏm K 3 cây hay 4
+    cây mà không bốc bài thì được tính là Ù K': by default the dealt hand ends the game at once
+    and is paid as Ù thường (A-PH5, ``phom.u_k = as_u_thuong``)."""
     hands = {0: "Ah 2c 3s 5s 6d 9d 9s Qc Jd 7h", 1: "Kc Kd Kh 2d 4h 6c 8s Ts Qh"}
-    assert not GAME.is_terminal(deal(2, hands))
-    state = deal(2, hands, options={"phom.u_k": "as_u_thuong"})
-    assert state.outcome == "u_k" and GAME.settle(state).deltas == (-5 * L, 5 * L)
+    state = deal(2, hands)
+    assert GAME.is_terminal(state)
+    assert state.outcome == "u_k" and state.winner == 1
+    assert GAME.settle(state).deltas == (-5 * L, 5 * L)
+    explicit = deal(2, hands, options={"phom.u_k": "as_u_thuong"})
+    assert explicit.outcome == "u_k" and GAME.settle(explicit).deltas == (-5 * L, 5 * L)
+
+
+def test_u_k_off_plays_the_hand_on() -> None:
+    """``phom.u_k = off``: three Kings at the deal are an ordinary hand."""
+    hands = {0: "Ah 2c 3s 5s 6d 9d 9s Qc Jd 7h", 1: "Kc Kd Kh 2d 4h 6c 8s Ts Qh"}
+    state = deal(2, hands, options={"phom.u_k": "off"})
+    assert not GAME.is_terminal(state)
+    assert state.outcome != "u_k"
+    four = {0: "Kc Kd Kh Ks 4h 6c 8s Ts Qh 2d", 1: "Ah 2c 3s 5s 6d 9d 9s Qc Jd"}
+    assert not GAME.is_terminal(deal(2, four, options={"phom.u_k": "off"}))
+    assert deal(2, four).outcome == "u_k"
 
 
 def test_per_game_eat_ordinal() -> None:
