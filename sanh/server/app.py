@@ -38,8 +38,9 @@ from sanh.ledger.players import (
 )
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
+from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall
-from sanh.server.services import PlayerInfo
+from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
 
@@ -127,7 +128,13 @@ class ApiError(Exception):
     message) or, for a parser's complaint, a free English ``message``."""
 
     def __init__(
-        self, status_code: int, code: str, message: str = "", *, text: str | None = None
+        self,
+        status_code: int,
+        code: str,
+        message: str = "",
+        *,
+        text: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         message = message or describe(text or "")
         super().__init__(message)
@@ -135,6 +142,22 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.text = text
+        self.headers = headers
+
+
+def _throttled(exc: Throttled) -> ApiError:
+    """A request over one of the account limits: 429 ``rate_limited``, with ``Retry-After``."""
+    return ApiError(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        "rate_limited",
+        text=text(exc.code, exc.retry_after),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def _address(request: Request) -> str:
+    """The client's address (the limits count per address)."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 _PLAYER_TEXTS: dict[PlayerCode, str] = {
@@ -146,6 +169,8 @@ _PLAYER_TEXTS: dict[PlayerCode, str] = {
     PlayerCode.NOT_A_GUEST: "not_a_guest",
     PlayerCode.DISPLAY_NAME_INVALID: text("display_name_invalid", NAME_LENGTH_MAX),
     PlayerCode.LANGUAGE_INVALID: "language_invalid",
+    PlayerCode.DISPLAY_NAME_RESERVED: "display_name_reserved",
+    PlayerCode.DISPLAY_NAME_TAKEN: "display_name_taken",
     PlayerCode.CLAN_NAME_INVALID: text("clan_name_invalid", 3, NAME_LENGTH_MAX),
     PlayerCode.CLAN_NAME_TAKEN: "clan_name_taken",
     PlayerCode.NO_SUCH_CLAN: "no_such_clan",
@@ -181,10 +206,19 @@ async def _body(request: Request, kind: type[T]) -> T:
         raise ApiError(status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", str(exc)) from None
 
 
-def create_app(settings: Settings, services: HallServices, hall: Hall | None = None) -> Starlette:
-    """The hall's ASGI app."""
+def create_app(
+    settings: Settings,
+    services: HallServices,
+    hall: Hall | None = None,
+    *,
+    now: Callable[[], float] | None = None,
+) -> Starlette:
+    """The hall's ASGI app. ``now``: the time (seconds since the epoch) the account limits and
+    the daily gold read (default :meth:`Settings.wall_time`)."""
     hall = hall if hall is not None else Hall(settings, services.bank)
     accounts = services.accounts
+    wall_time = now or settings.wall_time
+    guard = Guard(accounts.ledger.store, settings.limits(), wall_time)
 
     def player_of(request: Request) -> PlayerInfo:
         # The token only in the Authorization header: a URL (and its query) goes to the log.
@@ -206,6 +240,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
                 return JSONResponse(
                     {"error": exc.code, "message": exc.message, "text": exc.text},
                     status_code=exc.status_code,
+                    headers=exc.headers,
                 )
             except ConfigError as exc:
                 return JSONResponse(
@@ -222,28 +257,48 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     async def register(request: Request) -> Response:
         """Create an account and a session; returns the token."""
         body = await _body(request, RegisterRequest)
+        address = _address(request)
         try:
+            guard.admit_registration(address)
             player = accounts.register(body.username, body.password, body.name, body.language)
+        except Throttled as exc:
+            raise _throttled(exc) from None
         except ValueError as exc:
             raise _refused(exc) from None
+        guard.created("register", address)
         return _json(session_body(player), status.HTTP_201_CREATED)
 
     @endpoint
     async def login(request: Request) -> Response:
         """Log in with a username and password; returns a session token."""
         body = await _body(request, LoginRequest)
+        address, account = _address(request), body.username.strip().casefold()[:64]
+        try:
+            guard.check_login(account, address)
+        except Throttled as exc:
+            raise _throttled(exc) from None
         player = accounts.login(body.username, body.password)
         if player is None:
+            guard.login_failed(account, address)
             raise ApiError(
                 status.HTTP_401_UNAUTHORIZED, "bad_credentials", text="wrong_credentials"
             )
+        guard.login_succeeded(account)
         return _json(session_body(player))
 
     @endpoint
     async def guest(request: Request) -> Response:
         """Create a guest account and session."""
         body = await _body(request, GuestRequest)
-        player = accounts.guest(body.name, body.language)
+        address = _address(request)
+        try:
+            guard.admit_guest(address)
+            player = accounts.guest(body.name, body.language)
+        except Throttled as exc:
+            raise _throttled(exc) from None
+        except ValueError as exc:
+            raise _refused(exc) from None
+        guard.created("guest", address)
         return _json(session_body(player), status.HTTP_201_CREATED)
 
     def session_body(player: PlayerInfo) -> dict[str, Any]:
@@ -265,6 +320,19 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             except ValueError as exc:
                 raise _refused(exc) from None
         return _json(accounts.profile(player.id))
+
+    @endpoint
+    async def daily(request: Request) -> Response:
+        """Claim the daily gold: once per calendar day (``day_zone``), below ``daily_below``."""
+        player = player_of(request)
+        day = settings.calendar_day(wall_time())
+        try:
+            balance = accounts.daily_gold(
+                player.id, day, amount=settings.daily_gold, below=settings.daily_below
+            )
+        except DailyRefused as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", text=exc.code) from None
+        return _json({"day": day, "amount": settings.daily_gold, "balance": balance})
 
     @endpoint
     async def statement(request: Request) -> Response:
@@ -656,6 +724,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me, methods=["GET", "PATCH"]),
         Route("/api/statement", statement, methods=["GET"]),
+        Route("/api/daily", daily, methods=["POST"]),
         Route("/api/clans", clans, methods=["GET", "POST"]),
         Route("/api/clans/{clan}/join", clan_join, methods=["POST"]),
         Route("/api/clans/leave", clan_leave, methods=["POST"]),
