@@ -8,6 +8,7 @@ database.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 
 from sanh.ledger.audit import audit
 from sanh.ledger.book import Ledger
-from tests.server.conftest import HallProcess, free_port
+from tests.server.conftest import Client, HallProcess, free_port
 
 T0 = datetime(2026, 3, 1, 16, 30, tzinfo=UTC).timestamp()
 """23:30 on 1 March in Hồ Chí Minh City (UTC+7): one hour later it is 2 March there (and
@@ -247,3 +248,27 @@ def test_the_language_is_vi_or_en(start_hall: Any) -> None:
     )
     assert refusal(answer, 409) == ("refused", "language_invalid")
     assert get(hall, "/api/me", guest["token"])["language"] == "en"
+
+
+def test_gold_at_a_table_counts_toward_the_daily_threshold(start_hall: Any) -> None:
+    """A player whose wallet is low only because its gold sits at a table (a Tẩy stake) is not
+    below the threshold: the daily gold counts the wallet, its held gold and its stakes."""
+    hall = start_hall(SANH_DAILY_BELOW="100000")  # a guest's whole 1,000 gold
+    client = Client.guest(hall, "Thu")
+    created = client.http("POST", "/api/tables", json={"game": "texas-holdem", "stake": 100})
+    assert created.status_code == 201, created.text
+    table = created.json()["id"]
+    client.connect()
+    client.send({"type": "join", "table": table})
+    client.send({"type": "sit", "table": table})
+    panel = client.until("buyin_panel")
+    client.send({"type": "buyin", "table": table, "amount": panel["min"]})
+    deadline = time.monotonic() + 20  # only bounds a hang
+    while (balance := get(hall, "/api/me", client.token)["balance"]) == 100_000:
+        assert time.monotonic() < deadline, "the buy-in never reached the ledger"
+        time.sleep(0.05)
+    assert balance == 100_000 - panel["min"]
+    refused = post(hall, "/api/daily", token=client.token)
+    assert refusal(refused, 409) == ("refused", "daily_not_eligible:100000")
+    assert get(hall, "/api/me", client.token)["balance"] == balance
+    client.close()
