@@ -117,6 +117,11 @@ class Settings:
         if self.reveal_seeds not in REVEAL_SEEDS:
             allowed = ", ".join(REVEAL_SEEDS)
             raise ValueError(f"reveal_seeds must be one of {allowed}, not {self.reveal_seeds!r}")
+        if self.day_zone != "Asia/Ho_Chi_Minh":  # that one has a fallback (calendar_day)
+            try:
+                ZoneInfo(self.day_zone)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"day_zone: no time zone {self.day_zone!r}") from None
 
     def wall_time(self) -> float:
         """Seconds since the epoch for the account limits and the daily gold
