@@ -19,7 +19,15 @@ import pytest
 
 from sanh.ledger.audit import audit
 from sanh.ledger.book import Ledger
+from sanh.ledger.players import PlayerRefused
+from sanh.server.guard import Guard, Limits, Throttled
+from sanh.server.services import DailyRefused
+from sanh.server.wallet_services import WalletServices
+from tests.ledger import conftest as ledger_fixtures
 from tests.server.conftest import Client, HallProcess, free_port
+
+store_url = ledger_fixtures.db_url
+"""The ledger tests' ``db_url`` fixture: a fresh SQLite and a fresh PostgreSQL database."""
 
 T0 = datetime(2026, 3, 1, 16, 30, tzinfo=UTC).timestamp()
 """23:30 on 1 March in Hồ Chí Minh City (UTC+7): one hour later it is 2 March there (and
@@ -272,3 +280,55 @@ def test_gold_at_a_table_counts_toward_the_daily_threshold(start_hall: Any) -> N
     assert refusal(refused, 409) == ("refused", "daily_not_eligible:100000")
     assert get(hall, "/api/me", client.token)["balance"] == balance
     client.close()
+
+
+def test_the_limits_the_daily_gold_and_the_names_hold_on_sqlite_and_postgresql(
+    store_url: str,
+) -> None:
+    """The same over the wallet services on both stores (migration 3 on each), reopened as a
+    restart reopens them."""
+    now = [T0]
+    limits = Limits(guests_per_hour=1, login_free_failures=1, login_backoff=5)
+    services = WalletServices.open(store_url)
+    try:
+        guard = Guard(services.ledger.store, limits, lambda: now[0])
+        guard.admit_guest("10.0.0.1")
+        guard.created("guest", "10.0.0.1")
+        guard.login_failed("lan", "10.0.0.1")
+        registered = services.register("lan", "secret1", "Lan", "vi")
+        player = services.guest("Mai", "vi")
+        assert services.daily_gold(player.id, "2026-03-01", amount=500, below=10**9) == 100_500
+    finally:
+        services.close()
+    now[0] += 1  # one second later, after a restart
+    services = WalletServices.open(store_url)
+    try:
+        guard = Guard(services.ledger.store, limits, lambda: now[0])
+        with pytest.raises(Throttled) as guest_refused:
+            guard.admit_guest("10.0.0.1")
+        assert (guest_refused.value.code, guest_refused.value.retry_after) == (
+            "too_many_guests",
+            3_599,
+        )
+        guard.admit_guest("10.0.0.2")  # another address is free
+        with pytest.raises(Throttled) as login_refused:
+            guard.check_login("lan", "10.0.0.2")  # the account waits, whatever the address
+        assert (login_refused.value.code, login_refused.value.retry_after) == (
+            "too_many_logins",
+            4,
+        )
+        with pytest.raises(DailyRefused) as daily_refused:
+            services.daily_gold(player.id, "2026-03-01", amount=500, below=10**9)
+        assert daily_refused.value.code == "daily_claimed"
+        assert services.bank.balance(player.id) == 100_500
+        report = audit(services.ledger)
+        assert report.ok, report.to_text()
+        assert report.stats["daily_claims"] == 1
+        assert report.stats["balance_promotions"] == -500
+        for name, code in (("Nhà cái", "display_name_reserved"), ("LÀN", "display_name_taken")):
+            with pytest.raises(PlayerRefused) as name_refused:
+                services.guest(name, "vi")
+            assert name_refused.value.code == code
+        services.update_profile(registered.id, name="Lan", language="en")  # her own name
+    finally:
+        services.close()
