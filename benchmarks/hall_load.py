@@ -70,7 +70,13 @@ class Server:
         self.db = db
         self.log = log
         self.port = _free_port()
-        self.env = {**os.environ, **(extra_env or {})}
+        # Every load client is a guest from 127.0.0.1 that bets: no guest limit, the old grant.
+        self.env = {
+            **os.environ,
+            "SANH_GUESTS_PER_HOUR": "1000000",
+            "SANH_GUEST_GRANT": "10000000",
+            **(extra_env or {}),
+        }
         if Server.pythonpath:
             self.env["PYTHONPATH"] = Server.pythonpath
         self.process: subprocess.Popen[bytes] | None = None

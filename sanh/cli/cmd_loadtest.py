@@ -255,6 +255,12 @@ async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
         async def guest(index: int) -> str:
             async with gate:
                 response = await http.post("/api/guest", json={"name": f"load{index}"})
+                if response.status_code == 429:  # the hall's guests_per_hour
+                    raise SystemExit(
+                        "sanh loadtest: the hall refuses more guests from this address: start"
+                        " it with SANH_GUESTS_PER_HOUR above --clients (and SANH_GUEST_GRANT"
+                        " for big bets)"
+                    )
                 if response.status_code != 201:
                     raise SystemExit(f"sanh loadtest: cannot create a guest: {response.text}")
                 token: str = response.json()["token"]

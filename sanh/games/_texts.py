@@ -344,7 +344,7 @@ SERVER_TEXTS: Mapping[str, str] = {
     "no_such_player": "no such player",
     "not_a_guest": "this player is not a guest",
     "display_name_invalid": "a name is 1 to {n0} printable characters",
-    "language_invalid": "not a language tag",
+    "language_invalid": "the language is vi or en",
     "clan_name_invalid": "a clan name is {n0} to {n1} characters",
     "clan_name_taken": "this clan name is taken",
     "no_such_clan": "no such clan",
@@ -353,6 +353,14 @@ SERVER_TEXTS: Mapping[str, str] = {
     "not_allowed": "your clan role does not allow this",
     "leader_must_hand_over": "a leader hands the clan over to another member before leaving",
     "role_invalid": "no such clan role",
+    "display_name_reserved": "this name looks like the house's, the staff's or a bot's",
+    "display_name_taken": "this name looks like another player's",
+    # ----- the account limits and the daily gold (sanh/server/guard.py, app.py) -----------
+    "too_many_guests": "too many guests from this address: try again in {n0} s",
+    "too_many_registrations": "too many registrations from this address: try again in {n0} s",
+    "too_many_logins": "too many failed log-ins: try again in {n0} s",
+    "daily_claimed": "today's gold has been claimed already: come back tomorrow",
+    "daily_not_eligible": "the daily gold is for players with less than {gold0}",
     # ----- a table's setup (ConfigError: sanh/server/hall.py, sanh/games/base.py) -------
     "unknown_game": "unknown game '{n0}'",
     "game_not_offered": "{n0} is not offered at this hall",

@@ -26,18 +26,24 @@ Checks (each failure is a :class:`Discrepancy` naming its check and subject):
     every transfer's accounts exist;
 ``escrow_not_empty``
     table escrow accounts are pass-through: their posted balance is zero after every
-    settlement (holds on them may be open).
+    settlement (holds on them may be open);
+``promotions``
+    the promotions account pays only daily gold: each of its transfers is a single
+    ``daily_gold`` transfer to a player's wallet, id and batch ``daily:player:<id>:<day>`` naming
+    that player and a calendar day (unique ids: once per player and day), or the reversal of
+    one; and no ``daily_gold`` transfer is paid from any other account.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 
 from sanh.ledger.book import Ledger, account_from_row
-from sanh.ledger.model import AccountFlags, AccountKind
+from sanh.ledger.model import PROMOTIONS, AccountFlags, AccountKind, TransferCode
 from sanh.ledger.store import StoreTx
 from sanh.types import format_gold
 
@@ -117,6 +123,7 @@ def audit(
         _check_reversals(tx, found)
         _check_batches(tx, found, stats)
         _check_unknown_accounts(tx, found)
+        _check_promotions(tx, found, stats)
     return AuditReport(tuple(found), stats)
 
 
@@ -312,3 +319,43 @@ def _check_unknown_accounts(tx: StoreTx, found: list[Discrepancy]) -> None:
             found.append(
                 Discrepancy("unknown_account", transfer_id, f"{side} {account_id} is missing")
             )
+
+
+_DAILY_ID = re.compile(r"daily:(player:\d+):\d{4}-\d{2}-\d{2}")
+
+
+def _check_promotions(tx: StoreTx, found: list[Discrepancy], stats: dict[str, int]) -> None:
+    rows = tx.execute(
+        "SELECT t.id, t.batch_id, t.kind, t.code, t.debit_account, t.credit_account,"
+        " t.reversal_of, o.code FROM transfers t LEFT JOIN transfers o ON o.id = t.reversal_of"
+        " WHERE t.debit_account = ? OR t.credit_account = ? OR t.code = ?",
+        (PROMOTIONS, PROMOTIONS, TransferCode.DAILY_GOLD.value),
+    )
+    claims = 0
+    for tid, batch_id, kind, code, debit, credit, reversal_of, original_code in rows:
+        if code == TransferCode.REVERSAL.value and reversal_of is not None:
+            if original_code != TransferCode.DAILY_GOLD.value or debit == PROMOTIONS:
+                found.append(
+                    Discrepancy("promotions", tid, f"reverses {reversal_of}, not a daily gold")
+                )
+            continue
+        match = _DAILY_ID.fullmatch(tid)
+        if (
+            kind != "single"
+            or code != TransferCode.DAILY_GOLD.value
+            or debit != PROMOTIONS
+            or match is None
+            or match.group(1) != credit
+            or batch_id != tid
+        ):
+            found.append(
+                Discrepancy(
+                    "promotions",
+                    tid,
+                    f"{kind} {code} {debit} -> {credit} (batch {batch_id}) is not one daily"
+                    " gold from promotions to the player it names",
+                )
+            )
+            continue
+        claims += 1
+    stats["daily_claims"] = claims

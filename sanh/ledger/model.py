@@ -53,6 +53,7 @@ __all__ = [
     "HOUSE",
     "ID_LENGTH_MAX",
     "ISSUER",
+    "PROMOTIONS",
     "SYSTEM_ACCOUNTS",
     "Account",
     "AccountFlags",
@@ -102,6 +103,7 @@ class AccountKind(StrEnum):
     ESCROW = "escrow"
     STAKE = "stake"
     CLAN = "clan"
+    PROMOTIONS = "promotions"
 
 
 class AccountFlags(IntFlag):
@@ -120,6 +122,9 @@ FEES = "fees"
 """Fees collected by the hall."""
 BREAKAGE = "breakage"
 """Rounding remainders (see the rounding policy in :mod:`sanh.games.base`)."""
+PROMOTIONS = "promotions"
+"""The house's promotions: it pays the daily gold (it may go negative, like the house; its
+balance is minus the gold given away)."""
 
 
 def player_account(player_id: int | str) -> str:
@@ -177,8 +182,9 @@ SYSTEM_ACCOUNTS = (
     AccountSpec(HOUSE, AccountFlags.DEBITS_MAY_EXCEED_CREDITS),
     AccountSpec(FEES),
     AccountSpec(BREAKAGE),
+    AccountSpec(PROMOTIONS, AccountFlags.DEBITS_MAY_EXCEED_CREDITS),
 )
-"""The accounts every ledger has from its first migration on."""
+"""The accounts every ledger has (promotions from migration 3 on)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +260,8 @@ class TransferCode(StrEnum):
     """Anything else (an operator's correction between accounts)."""
     REVERSAL = "reversal"
     """Undoes an earlier transfer (corrections are never edits)."""
+    DAILY_GOLD = "daily_gold"
+    """A player's daily gold, from the promotions account (once per player and day)."""
 
 
 class ResultCode(StrEnum):

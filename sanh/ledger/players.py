@@ -53,10 +53,12 @@ from sanh.ledger.model import (
     clan_account,
     player_account,
 )
+from sanh.ledger.names import NAME_LENGTH_MAX, clean_display_name, name_key, reserved
 from sanh.ledger.settle import SeatAccount, settlement_batch
 from sanh.ledger.store import StoreTx
 
 __all__ = [
+    "LANGUAGES",
     "NAME_LENGTH_MAX",
     "PASSWORD_LENGTH_MIN",
     "USERNAME_LENGTH",
@@ -74,9 +76,9 @@ __all__ = [
 _USERNAME = re.compile(r"[a-z0-9_.]{3,24}")
 USERNAME_LENGTH = (3, 24)
 """The shortest and longest username (as in ``_USERNAME``)."""
-_LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})?")
+LANGUAGES = ("vi", "en")
+"""The languages a player may choose (those of the client's strings)."""
 PASSWORD_LENGTH_MIN = 6
-NAME_LENGTH_MAX = 32
 
 
 class PlayerCode(StrEnum):
@@ -90,6 +92,10 @@ class PlayerCode(StrEnum):
     NOT_A_GUEST = "not_a_guest"
     DISPLAY_NAME_INVALID = "display_name_invalid"
     LANGUAGE_INVALID = "language_invalid"
+    DISPLAY_NAME_RESERVED = "display_name_reserved"
+    """The name looks like the house's, the staff's or a bot's (sanh/ledger/names.py)."""
+    DISPLAY_NAME_TAKEN = "display_name_taken"
+    """The name is confusable with a registered player's."""
     CLAN_NAME_INVALID = "clan_name_invalid"
     CLAN_NAME_TAKEN = "clan_name_taken"
     NO_SUCH_CLAN = "no_such_clan"
@@ -123,8 +129,9 @@ class HallConfig:
 
     starting_grant: int = 10_000_000
     """Gold granted to a registered player's new wallet: 100,000.00 gold [DEF]."""
-    guest_grant: int = 10_000_000
-    """Gold granted to a new guest [DEF]."""
+    guest_grant: int = 100_000
+    """Gold granted to a new guest: 1,000.00 gold [DEF] (a guest costs nothing to make: the
+    hall limits how many an address makes, and gives little)."""
     xp_per_hand: int = 1
     """``platform.xp_per_hand``: XP for each hand played (games that count XP) [DEF]."""
     xp_per_win: int = 1
@@ -233,7 +240,7 @@ class Hall:
         """
         key = _check_username(username)
         _check_password(password)
-        name = _check_display_name(display_name if display_name is not None else username)
+        name = _check_player_name(display_name if display_name is not None else username)
         lang = _check_language(language or self.config.default_language)
         password_hash = self.hasher.hash(password)
         player = self._insert_player(key, name, lang, password_hash, guest=False)
@@ -241,17 +248,28 @@ class Hall:
         return player
 
     def create_guest(
-        self, *, display_name: str | None = None, language: str | None = None
+        self,
+        *,
+        display_name: str | None = None,
+        language: str | None = None,
+        system: bool = False,
     ) -> tuple[Player, str]:
-        """A guest player and the secret token that logs it back in."""
+        """A guest player and the secret token that logs it back in.
+
+        ``system``: the hall's own player (a bot), whose name may be reserved (``Bot ...``).
+        """
         lang = _check_language(language or self.config.default_language)
+        if display_name is not None and not system:
+            _check_player_name(display_name)
         token = secrets.token_urlsafe(24)
         token_hash = self.hasher.hash(token)
         for _ in range(20):
             suffix = secrets.token_hex(4)
             name = _check_display_name(display_name or f"Guest {suffix}")
             try:
-                player = self._insert_player(f"guest_{suffix}", name, lang, token_hash, guest=True)
+                player = self._insert_player(
+                    f"guest_{suffix}", name, lang, token_hash, guest=True, system=system
+                )
             except PlayerRefused as refused:
                 if refused.code is PlayerCode.USERNAME_TAKEN:
                     continue
@@ -338,8 +356,17 @@ class Hall:
 
     def set_display_name(self, player_id: int, display_name: str) -> Player:
         """Change a player's display name."""
-        name = _check_display_name(display_name)
-        self._update_player(player_id, "display_name", name)
+        name = _check_player_name(display_name)
+
+        def work(tx: StoreTx) -> None:
+            self._require_player(tx, player_id)
+            key = self._name_key_free(tx, name, player_id)
+            tx.execute(
+                "UPDATE players SET display_name = ?, name_key = ? WHERE id = ?",
+                (name, key, player_id),
+            )
+
+        self.ledger.store.run_write(work)
         return self.player(player_id)
 
     def set_language(self, player_id: int, language: str) -> Player:
@@ -599,18 +626,55 @@ class Hall:
         return account.balance if account is not None else 0
 
     # ----- internals ---------------------------------------------------------------------
+    def backfill_name_keys(self) -> int:
+        """Give every player without one its :func:`~sanh.ledger.names.name_key` (players
+        made before migration 3); how many were given one."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute("SELECT id, display_name FROM players WHERE name_key IS NULL")
+        if not rows:
+            return 0
+
+        def work(tx: StoreTx) -> None:
+            for player_id, display_name in rows:
+                tx.execute(
+                    "UPDATE players SET name_key = ? WHERE id = ?",
+                    (name_key(display_name), player_id),
+                )
+
+        self.ledger.store.run_write(work)
+        return len(rows)
+
+    def _name_key_free(self, tx: StoreTx, display_name: str, player_id: int | None) -> str:
+        """The name's key; :raises PlayerRefused: ``DISPLAY_NAME_TAKEN`` when a registered
+        player other than ``player_id`` has a name with the same key."""
+        key = name_key(display_name)
+        rows = tx.execute("SELECT id FROM players WHERE name_key = ? AND guest = 0", (key,))
+        if any(int(row[0]) != player_id for row in rows):
+            raise PlayerRefused(
+                PlayerCode.DISPLAY_NAME_TAKEN, f"{display_name!r} looks like another player's"
+            )
+        return key
+
     def _insert_player(
-        self, username: str, display_name: str, language: str, password_hash: str, *, guest: bool
+        self,
+        username: str,
+        display_name: str,
+        language: str,
+        password_hash: str,
+        *,
+        guest: bool,
+        system: bool = False,
     ) -> Player:
         now = self._clock()
 
         def work(tx: StoreTx) -> int:
             if tx.execute("SELECT 1 FROM players WHERE username = ?", (username,)):
                 raise PlayerRefused(PlayerCode.USERNAME_TAKEN, f"{username!r} is taken")
+            key = name_key(display_name) if system else self._name_key_free(tx, display_name, None)
             rows = tx.execute(
                 "INSERT INTO players (username, display_name, language, password_hash, guest,"
-                " created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-                (username, display_name, language, password_hash, int(guest), now),
+                " created_at, name_key) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (username, display_name, language, password_hash, int(guest), now, key),
             )
             return int(rows[0][0])
 
@@ -704,13 +768,25 @@ def _check_password(password: str) -> None:
 
 
 def _check_display_name(name: str) -> str:
-    clean = " ".join(name.split())
-    if not 1 <= len(clean) <= NAME_LENGTH_MAX or not clean.isprintable():
-        raise PlayerRefused(PlayerCode.DISPLAY_NAME_INVALID, f"{name!r}: 1 to 32 characters")
+    clean = clean_display_name(name)
+    if clean is None or not clean.isprintable():
+        raise PlayerRefused(
+            PlayerCode.DISPLAY_NAME_INVALID, f"{name!r}: 1 to {NAME_LENGTH_MAX} characters"
+        )
+    return clean
+
+
+def _check_player_name(name: str) -> str:
+    """A name a player chose: clean (:func:`_check_display_name`) and not reserved."""
+    clean = _check_display_name(name)
+    if reserved(clean):
+        raise PlayerRefused(
+            PlayerCode.DISPLAY_NAME_RESERVED, f"{clean!r} looks like the house, staff or a bot"
+        )
     return clean
 
 
 def _check_language(language: str) -> str:
-    if not _LANGUAGE.fullmatch(language):
-        raise PlayerRefused(PlayerCode.LANGUAGE_INVALID, f"{language!r} is not a language tag")
+    if language not in LANGUAGES:
+        raise PlayerRefused(PlayerCode.LANGUAGE_INVALID, f"{language!r} is not vi or en")
     return language

@@ -59,6 +59,7 @@ class ApiError(Exception):
         *,
         text: str | None = None,
         field: str | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         message = message or describe(text or "")
         super().__init__(message)
@@ -67,6 +68,8 @@ class ApiError(Exception):
         self.message = message
         self.text = text
         self.field = field
+        self.headers = headers
+        """Extra response headers (``Retry-After`` on a 429)."""
 
 
 class Error(msgspec.Struct, omit_defaults=True):
@@ -88,7 +91,10 @@ def error_response(exc: ApiError) -> Response:
     """The JSON answer of a refusal."""
     body = Error(error=exc.code, message=exc.message, text=exc.text, field=exc.field)
     return Response(
-        msgspec.json.encode(body), status_code=exc.status_code, media_type="application/json"
+        msgspec.json.encode(body),
+        status_code=exc.status_code,
+        media_type="application/json",
+        headers=exc.headers,
     )
 
 

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any, Protocol
 
@@ -44,9 +44,10 @@ from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
 from sanh.server.clock import Clock, wait_until
+from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
-from sanh.server.services import PlayerInfo
+from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
 
@@ -137,6 +138,14 @@ class Session(msgspec.Struct):
     player: str
     name: str
     language: str
+
+
+class DailyClaim(msgspec.Struct):
+    """A daily gold claim paid: the calendar day, the amount and the new balance (minor units)."""
+
+    day: str
+    amount: int
+    balance: int
 
 
 class ProfileClan(msgspec.Struct):
@@ -292,6 +301,21 @@ class HallServices(Protocol):
     def recall(self) -> Any: ...
 
 
+def _throttled(exc: Throttled) -> ApiError:
+    """A request over one of the account limits: 429 ``rate_limited``, with ``Retry-After``."""
+    return ApiError(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        "rate_limited",
+        text=text(exc.code, exc.retry_after),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def _address(request: Request) -> str:
+    """The client's address (the limits count per address)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
 _PLAYER_TEXTS: dict[PlayerCode, str] = {
     PlayerCode.USERNAME_INVALID: text("username_invalid", *USERNAME_LENGTH),
     PlayerCode.USERNAME_TAKEN: "username_taken",
@@ -301,6 +325,8 @@ _PLAYER_TEXTS: dict[PlayerCode, str] = {
     PlayerCode.NOT_A_GUEST: "not_a_guest",
     PlayerCode.DISPLAY_NAME_INVALID: text("display_name_invalid", NAME_LENGTH_MAX),
     PlayerCode.LANGUAGE_INVALID: "language_invalid",
+    PlayerCode.DISPLAY_NAME_RESERVED: "display_name_reserved",
+    PlayerCode.DISPLAY_NAME_TAKEN: "display_name_taken",
     PlayerCode.CLAN_NAME_INVALID: text("clan_name_invalid", 3, NAME_LENGTH_MAX),
     PlayerCode.CLAN_NAME_TAKEN: "clan_name_taken",
     PlayerCode.NO_SUCH_CLAN: "no_such_clan",
@@ -320,10 +346,19 @@ def _refused(exc: ValueError) -> ApiError:
     return ApiError(status.HTTP_409_CONFLICT, "refused", str(exc))
 
 
-def create_app(settings: Settings, services: HallServices, hall: Hall | None = None) -> Starlette:
-    """The hall's ASGI app."""
+def create_app(
+    settings: Settings,
+    services: HallServices,
+    hall: Hall | None = None,
+    *,
+    now: Callable[[], float] | None = None,
+) -> Starlette:
+    """The hall's ASGI app. ``now``: the time (seconds since the epoch) the account limits and
+    the daily gold read (default :meth:`Settings.wall_time`)."""
     hall = hall if hall is not None else Hall(settings, services.bank)
     accounts = services.accounts
+    wall_time = now or settings.wall_time
+    guard = Guard(accounts.ledger.store, settings.limits(), wall_time)
 
     def player_of(request: Request) -> PlayerInfo:
         # The token only in the Authorization header: a URL (and its query) goes to the log.
@@ -349,32 +384,49 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
     endpoint = api.endpoint
 
     # ----- accounts -------------------------------------------------------------------------
-    @endpoint("POST", "/api/register", status=CREATED, response=Session, errors=[409])
-    async def register(body: RegisterRequest) -> Any:
+    @endpoint("POST", "/api/register", status=CREATED, response=Session, errors=[409, 429])
+    async def register(request: Request, body: RegisterRequest) -> Any:
         """Create an account and a session; returns the token."""
+        address = _address(request)
         try:
+            guard.admit_registration(address)
             player = accounts.register(body.username, body.password, body.name, body.language)
+        except Throttled as exc:
+            raise _throttled(exc) from None
         except ValueError as exc:
             raise _refused(exc) from None
+        guard.created("register", address)
         return session_body(player)
 
-    @endpoint("POST", "/api/login", response=Session, errors=[401])
-    async def login(body: LoginRequest) -> Any:
+    @endpoint("POST", "/api/login", response=Session, errors=[401, 429])
+    async def login(request: Request, body: LoginRequest) -> Any:
         """Log in with a username and password; returns a session token."""
+        address, account = _address(request), body.username.strip().casefold()[:64]
+        try:
+            guard.check_login(account, address)
+        except Throttled as exc:
+            raise _throttled(exc) from None
         player = accounts.login(body.username, body.password)
         if player is None:
+            guard.login_failed(account, address)
             raise ApiError(
                 status.HTTP_401_UNAUTHORIZED, "bad_credentials", text="wrong_credentials"
             )
+        guard.login_succeeded(account)
         return session_body(player)
 
-    @endpoint("POST", "/api/guest", status=CREATED, response=Session, errors=[409])
-    async def guest(body: GuestRequest) -> Any:
+    @endpoint("POST", "/api/guest", status=CREATED, response=Session, errors=[409, 429])
+    async def guest(request: Request, body: GuestRequest) -> Any:
         """Create a guest account and session."""
+        address = _address(request)
         try:
+            guard.admit_guest(address)
             player = accounts.guest(body.name, body.language)
+        except Throttled as exc:
+            raise _throttled(exc) from None
         except ValueError as exc:
             raise _refused(exc) from None
+        guard.created("guest", address)
         return session_body(player)
 
     def session_body(player: PlayerInfo) -> Session:
@@ -404,6 +456,18 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
         """The player's transfers, newest first (read-only; ``limit`` 50, at most 500)."""
         limit = min(50 if query.limit is None else query.limit, 500)
         return {"transfers": accounts.statement(player.id, limit)}
+
+    @endpoint("POST", "/api/daily", response=DailyClaim, errors=[409])
+    async def daily(player: PlayerInfo) -> Any:
+        """Claim the daily gold: once per calendar day (``day_zone``), below ``daily_below``."""
+        day = settings.calendar_day(wall_time())
+        try:
+            balance = accounts.daily_gold(
+                player.id, day, amount=settings.daily_gold, below=settings.daily_below
+            )
+        except DailyRefused as exc:
+            raise ApiError(status.HTTP_409_CONFLICT, "refused", text=exc.code) from None
+        return DailyClaim(day=day, amount=settings.daily_gold, balance=balance)
 
     # ----- clans ------------------------------------------------------------------------------
     @endpoint("GET", "/api/clans", response=Clans)

@@ -11,7 +11,16 @@ from typing import Any, Protocol
 
 from sanh.games.base import Settlement
 
-__all__ = ["Bank", "HandOpen", "PlayerInfo", "Players"]
+__all__ = ["Bank", "DailyRefused", "HandOpen", "PlayerInfo", "Players"]
+
+
+class DailyRefused(Exception):
+    """A daily-gold claim refused, with its text code (``daily_claimed``,
+    ``daily_not_eligible:<gold>``); nothing was changed."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 import tomllib
 import typing
 from dataclasses import dataclass, fields, replace
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import msgspec
 from msgspec import Meta
 
 from sanh.ledger.players import HallConfig
+from sanh.server.guard import Limits
 
 __all__ = ["FOREIGN_ENV", "Settings", "SettingsError", "load_settings", "parse_assignment"]
 
@@ -71,7 +75,7 @@ class Settings:
     starting_grant: Count = _WALLET.starting_grant
     """Play gold granted to a registered player's new wallet, in minor units (100,000 gold)."""
     guest_grant: Count = _WALLET.guest_grant
-    """Play gold granted to a new guest, in minor units (100,000 gold)."""
+    """Play gold granted to a new guest, in minor units (1,000 gold)."""
     xp_per_hand: Count = _WALLET.xp_per_hand
     """``platform.xp_per_hand`` (RULES.md §2.9 ``platform.xp_*``): XP for each hand played, in
     the games that count XP (not Tài Xỉu)."""
@@ -125,11 +129,65 @@ class Settings:
     hand's seed stays in the hand's record, for the operator to check with ``sanh verify``,
     because it rebuilds the deck and so folded hands and the stock, which RULES.md §2.10 says
     are never sent. ``all`` reveals every hand's seed; ``none`` none."""
+    guests_per_hour: Count = 20
+    """Guests one client address may create in any hour (``429 too_many_guests`` beyond)."""
+    registrations_per_hour: Count = 10
+    """Registrations from one client address in any hour (``429 too_many_registrations``)."""
+    login_free_failures: Count = 5
+    """Failed log-ins to one account before each further attempt waits (``429
+    too_many_logins``): :attr:`login_backoff` after the last failure, doubled per failure."""
+    login_free_failures_per_address: Count = 20
+    """The same from one client address, whatever the accounts."""
+    login_backoff: Seconds = 2.0
+    """The first wait after too many failed log-ins, seconds."""
+    login_backoff_max: Seconds = 900.0
+    """The longest wait, seconds."""
+    daily_gold: Count = 100_000
+    """The daily gold (``POST /api/daily``), minor units (1,000 gold), from the promotions
+    account, once per player and calendar day in :attr:`day_zone`..."""
+    daily_below: Count = 100_000
+    """...to a player whose gold (wallet, held gold and table stakes) is below this."""
+    day_zone: str = "Asia/Ho_Chi_Minh"
+    """The time zone whose calendar days the daily gold counts."""
+    fixed_now: Seconds = 0.0
+    """For tests: the time (seconds since the epoch) the account limits and the daily gold
+    read instead of the clock; 0 reads the clock."""
 
     def __post_init__(self) -> None:
         if self.reveal_seeds not in REVEAL_SEEDS:
             allowed = ", ".join(REVEAL_SEEDS)
             raise ValueError(f"reveal_seeds must be one of {allowed}, not {self.reveal_seeds!r}")
+        if self.day_zone != "Asia/Ho_Chi_Minh":  # that one has a fallback (calendar_day)
+            try:
+                ZoneInfo(self.day_zone)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"day_zone: no time zone {self.day_zone!r}") from None
+
+    def wall_time(self) -> float:
+        """Seconds since the epoch for the account limits and the daily gold
+        (:attr:`fixed_now` when set)."""
+        return self.fixed_now or time.time()
+
+    def limits(self) -> Limits:
+        """The account limits (:mod:`sanh.server.guard`) of these settings."""
+        return Limits(
+            guests_per_hour=self.guests_per_hour,
+            registrations_per_hour=self.registrations_per_hour,
+            login_free_failures=self.login_free_failures,
+            login_free_failures_per_address=self.login_free_failures_per_address,
+            login_backoff=self.login_backoff,
+            login_backoff_max=self.login_backoff_max,
+        )
+
+    def calendar_day(self, now: float) -> str:
+        """The day (``YYYY-MM-DD``) in :attr:`day_zone` at ``now`` (seconds since the epoch)."""
+        try:
+            zone: tzinfo = ZoneInfo(self.day_zone)
+        except ZoneInfoNotFoundError:
+            if self.day_zone != "Asia/Ho_Chi_Minh":
+                raise
+            zone = timezone(timedelta(hours=7))  # no tz database: Vietnam has no DST
+        return datetime.fromtimestamp(now, zone).date().isoformat()
 
     def reveals_seed(self, banked: bool) -> bool:
         """Whether a hand's server seed goes to its players after the hand (:attr:`reveal_seeds`;

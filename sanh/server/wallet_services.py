@@ -29,11 +29,14 @@ from typing import Any
 from argon2 import PasswordHasher
 
 from sanh.games import find_game
+from sanh.games._texts import text
 from sanh.games.base import Settlement
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import (
     ISSUER,
+    PROMOTIONS,
     AccountSpec,
+    ResultCode,
     Transfer,
     TransferCode,
     TxHandle,
@@ -49,7 +52,7 @@ from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import to_jsonable
 from sanh.server.eventlog import INSERT, EventLog
 from sanh.server.recall import recall_hand
-from sanh.server.services import HandOpen, PlayerInfo
+from sanh.server.services import DailyRefused, HandOpen, PlayerInfo
 
 __all__ = ["LedgerBank", "WalletServices"]
 
@@ -504,7 +507,9 @@ class LedgerBank:
         if rows:
             player = self.services.players.player(int(rows[0][0]))
         else:
-            player, _ = self.services.guests.create_guest(display_name=f"Bot {label[-6:]}")
+            player, _ = self.services.guests.create_guest(
+                display_name=f"Bot {label[-6:]}", system=True
+            )
 
             def work(tx: StoreTx) -> None:
                 tx.execute(
@@ -556,6 +561,7 @@ class WalletServices:
                 tx.execute(statement)
 
         self.ledger.store.run_write(work)
+        self.players.backfill_name_keys()
 
     # ----- sessions and accounts --------------------------------------------------------------
     def _info(self, player_id: int) -> PlayerInfo:
@@ -608,6 +614,42 @@ class WalletServices:
         """A new guest."""
         player, _ = self.guests.create_guest(display_name=name, language=language or "vi")
         return self._info(player.id)
+
+    def worth(self, player_id: str) -> int:
+        """The player's gold: the wallet's posted balance (gold held for hands under way
+        included) and the stakes at Tẩy tables."""
+        pid = int(player_id)
+        wallet = self.ledger.account(player_account(pid))
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT COALESCE(SUM(credits_posted - debits_posted), 0) FROM accounts"
+                " WHERE id LIKE ?",
+                (f"stake:%:{pid}",),
+            )
+        return (wallet.balance if wallet is not None else 0) + int(rows[0][0])
+
+    def daily_gold(self, player_id: str, day: str, *, amount: int, below: int) -> int:
+        """Pay the player's daily gold for ``day`` (``YYYY-MM-DD``) from the promotions
+        account, once: batch and transfer ``daily:player:<id>:<day>``. Returns the wallet's
+        available balance after.
+
+        :raises DailyRefused: ``daily_claimed`` (already paid for this day) or
+            ``daily_not_eligible`` (the player's :meth:`worth` is not below ``below``);
+            nothing is changed then.
+        """
+        account = player_account(int(player_id))
+        batch_id = f"daily:{account}:{day}"
+        if self.ledger.batch_exists(batch_id):
+            raise DailyRefused("daily_claimed")
+        if self.worth(player_id) >= below:
+            raise DailyRefused(text("daily_not_eligible", below))
+        transfer = Transfer.single(
+            batch_id, PROMOTIONS, account, amount, TransferCode.DAILY_GOLD, memo=f"daily {day}"
+        )
+        result = self.ledger.submit([transfer], batch_id=batch_id)
+        if result.code is not ResultCode.OK:  # a claim at the same moment was first
+            raise DailyRefused("daily_claimed")
+        return self.bank.balance(player_id)
 
     def update_profile(self, player_id: str, *, name: str | None, language: str | None) -> None:
         """Change display name and/or language. :raises ValueError: on bad values."""

@@ -921,6 +921,7 @@ async function renderProfile() {
   app.innerHTML = `
   <section class="panel"><h1>${t("profile.title")}</h1>
     <p>${t("profile.name")}: <strong>${esc(me.name)}</strong> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
+    <p class="row"><button id="daily-gold" type="button">${t("daily.button")}</button> <span class="muted">${t("daily.hint")}</span></p>
     <h2>${t("profile.xp")}</h2>
     ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
     <h2>${t("profile.clan")}</h2>${clan}
@@ -928,6 +929,14 @@ async function renderProfile() {
     <div class="scroll"><table class="list"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th class="num">${t("profile.amount")}</th></tr></thead>
     <tbody>${transfers.map((x) => `<tr><td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td><td class="num ${x.amount >= 0 ? "win" : "loss"}">${signed(x.amount)}</td></tr>`).join("")}</tbody></table></div>
   </section>`;
+  document.getElementById("daily-gold").onclick = async () => {
+    try {
+      const claim = await api("/api/daily", { method: "POST" });
+      setBalance(claim.balance);
+      document.getElementById("profile-balance").textContent = gold(claim.balance);
+      showBanner(t("daily.claimed", { gold: gold(claim.amount), balance: gold(claim.balance) }), "info", 4000);
+    } catch (err) { showBanner(errorText(err), "error", 4000); }
+  };
   const leave = document.getElementById("leave-clan");
   if (leave) leave.onclick = async () => { await api("/api/clans/leave", { method: "POST" }); route(); };
   const form = document.getElementById("new-clan");

@@ -52,7 +52,7 @@ def assert_clean(ledger: Ledger) -> None:
 
 def test_new_ledger_has_system_accounts_and_latest_schema(ledger: Ledger) -> None:
     ids = {account.id for account in ledger.accounts()}
-    assert ids == {"issuer", "house", "fees", "breakage"}
+    assert ids == {"issuer", "house", "fees", "breakage", "promotions"}
     assert ledger.account(ISSUER).flags == AccountFlags.DEBITS_MAY_EXCEED_CREDITS  # type: ignore[union-attr]
     assert ledger.account("fees").flags == AccountFlags.NONE  # type: ignore[union-attr]
     assert ledger.store.schema_version() == latest_version()

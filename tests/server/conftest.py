@@ -20,6 +20,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from sanh.server.protocol import PROTOCOL_VERSION
+from tests.hall_env import TEST_HALL_ENV
 
 
 def free_port() -> int:
@@ -69,7 +70,13 @@ class HallProcess:
         if self._out is not None:
             self._out.close()
         out = self._out = self.log.open("ab")
-        env = {**os.environ, "SANH_BETWEEN_HANDS": "1", "SANH_BOT_DELAY": "0.5", **self.env}
+        env = {
+            **os.environ,
+            "SANH_BETWEEN_HANDS": "1",
+            "SANH_BOT_DELAY": "0.5",
+            **TEST_HALL_ENV,
+            **self.env,
+        }
         self.started_at = time.monotonic()
         self.process = subprocess.Popen(args, stdout=out, stderr=out, env=env)
         deadline = time.monotonic() + 30

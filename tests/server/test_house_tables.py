@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from sanh.ledger.audit import audit
+from sanh.ledger.model import ISSUER, Transfer, TransferCode, player_account
 from sanh.server.hall import Hall
 from sanh.server.table import TableActor
 from sanh.server.wallet_services import WalletServices
@@ -217,6 +218,14 @@ def test_a_house_bet_is_held_as_it_is_placed_and_refused_when_the_wallet_cannot_
 
     async def body(services: WalletServices, hall: Hall) -> None:
         player = Seat(services, "whale")
+        grant = Transfer.single(  # a guest starts with 1,000 gold: a whale is given more
+            f"whale:{player.info.id}",
+            ISSUER,
+            player_account(player.info.id),
+            10_000_000,
+            TransferCode.ADMIN_GRANT,
+        )
+        assert services.ledger.submit([grant]).ok
         first = _table(hall, "tai-xiu", 3, player, {"taixiu.betting_s": 300})
         second = _table(hall, "tai-xiu", 3, player, {"taixiu.betting_s": 300})
         await _until(lambda: first.state is not None and second.state is not None, timeout=10)

@@ -31,6 +31,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from tests.hall_env import TEST_HALL_ENV
+
 CHROMIUM = os.environ.get("SANH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -100,6 +102,7 @@ def start_hall(directory: Path, **env: str) -> Hall:
         "SANH_BETWEEN_HANDS": "6",
         "SANH_BOT_DELAY": "0.5",
         "SANH_LOG_JSON": "false",
+        **TEST_HALL_ENV,
         **env,
     }
     with log.open("ab") as out:

@@ -83,6 +83,7 @@ HTTP_ERRORS = (
     "unauthenticated",
     "malformed",
     "refused",
+    "rate_limited",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""
