@@ -254,6 +254,8 @@ class TransferCode(StrEnum):
     """Anything else (an operator's correction between accounts)."""
     REVERSAL = "reversal"
     """Undoes an earlier transfer (corrections are never edits)."""
+    REFUND = "refund"
+    """Gold a seat paid into a table's escrow for a hand that was then voided, paid back."""
 
 
 class ResultCode(StrEnum):

@@ -233,6 +233,8 @@ class TableActor:
         """Engine seat -> table seat, for the hand in progress."""
         self.held: dict[int, int] = {}
         """House games: engine seat -> the gold held for its bets in the hand in progress."""
+        self.out_seats: set[int] = set()
+        """Engine seats out of the hand in progress whose holds were settled at once."""
         self.carry: Any = None
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
@@ -1110,6 +1112,7 @@ class TableActor:
         self.state = state
         self.hand_players = lineup
         self.held = {}
+        self.out_seats = set()
         self.deadlines = {}
         self._window = None
         self.bot_counts = {}
@@ -1202,6 +1205,31 @@ class TableActor:
         self.seq += 1
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = state
+        if not self.banked and not self.staked:
+            self._release_out_seats(state)
+
+    def _release_out_seats(self, state: Any) -> None:
+        """A hold never outlives a seat's part in the hand: a seat out for good
+        (:meth:`Game.out_loss`: a Liêng fold, whether played, timed out or caused by leaving)
+        has its loss posted from its hold at once and the rest released, so its player can
+        play elsewhere while the hand goes on (RULES.md §2.6). The event that put it out is
+        written in the same transaction; the settlement counts the loss as paid."""
+        for engine_seat in range(len(self.hand_players)):
+            if engine_seat in self.out_seats:
+                continue
+            loss = self.game.out_loss(state, engine_seat)
+            if loss is None:
+                continue
+            self.out_seats.add(engine_seat)
+            slot = self.seats[self.hand_players[engine_seat]]
+            if slot is None:
+                continue
+            self._flush_log()
+            self.bank.out_hand(self.id, self.hand, slot.player.id, loss)
+            if slot.bot is None:
+                balance = p.BalanceUpdate(balance=self.bank.balance(slot.player.id))
+                for watcher in self._connections_of(slot.player.id):
+                    self._send(watcher, balance)
 
     def _hold_bets(self, event: Event, state: Any) -> None:
         """House games need only the amount bet (RULES.md §2.6): hold what a seat's bets (or
