@@ -649,6 +649,8 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             actor.submit("add_bots", conn, max(0, min(message.count, actor.spec.seats)))
         elif isinstance(message, p.RemoveBots):
             actor.submit("remove_bots", conn)
+        elif isinstance(message, p.Host):
+            actor.submit("host", conn, message.amount)
 
     routes = [
         Route("/api/register", register, methods=["POST"]),

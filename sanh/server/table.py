@@ -165,6 +165,9 @@ class TableSpec:
     name: str = ""
     bots: list[int] = field(default_factory=list)
     """Table seats held by bots (kept across restarts)."""
+    bank: int = 0
+    """A player-hosted table's bank: what its banker (``host``) chose with a ``host`` message;
+    0: no banker (betting closed, RULES.md §5.7)."""
 
 
 class LogWriter:
@@ -285,6 +288,7 @@ class TableActor:
             "system": spec.system,
             "name": spec.name,
             "bots": sorted(spec.bots),
+            "bank": spec.bank,
         }
 
     def _save(self) -> None:
@@ -495,6 +499,24 @@ class TableActor:
         return self.server_seed if self.settings.reveals_seed(self.banked) else None
 
     @property
+    def player_banked(self) -> bool:
+        """A player-hosted table: a seated player banks it (Tài Xỉu ``taixiu.table=player``,
+        RULES.md §5.7), only by choosing to (``host``) and with the amount they choose."""
+        return self.banked and self.spec.options.get("taixiu.table") == "player"
+
+    def _banker(self) -> int | None:
+        """The table seat of a player-hosted table's banker (None: it waits for one)."""
+        if not self.player_banked or self.spec.bank <= 0 or self.spec.host is None:
+            return None
+        return self._seat_of(self.spec.host)
+
+    def _status(self) -> str | None:
+        """What the table waits for, a text code (``waiting_for_host``), or None."""
+        if self.player_banked and self._banker() is None:
+            return "waiting_for_host"
+        return None
+
+    @property
     def staked(self) -> bool:
         """Whether players bring a table stake (Tẩy)."""
         return self.game.info.id in STAKED_GAMES
@@ -542,6 +564,7 @@ class TableActor:
             "host": self.spec.host,
             "hand": self.hand,
             "in_hand": self.state is not None,
+            "status": self._status(),
         }
 
     # ----- command handling -------------------------------------------------------------
@@ -711,8 +734,8 @@ class TableActor:
         self.seats[seat] = slot
         self.watchers[id(conn)] = conn
         conn.tables.add(self.id)
-        if self.spec.host is None:
-            self.spec.host = conn.player.id
+        if self.spec.host is None and not self.player_banked:
+            self.spec.host = conn.player.id  # a player-banked table's banker steps up (host)
             self._save()
         if self.staked:
             existing = self.bank.table_stake(self.id, conn.player.id)
@@ -796,6 +819,8 @@ class TableActor:
         slot = self.seats[seat]
         if slot is None:
             return
+        if self._banker_leaves(seat):
+            return
         engine_seat = self._engine_seat(seat)
         if engine_seat is None:
             self._remove(seat)
@@ -809,6 +834,19 @@ class TableActor:
                 self._apply(action)
         self._advance()
 
+    def _banker_leaves(self, seat: int) -> bool:
+        """The banker of a player-hosted table stands up: the round under way (whose bets
+        only the bank could pay) is voided and every bet refunded, the table has no banker
+        and closes its betting until a player steps up (``host``). True if it was the banker."""
+        if self._banker() != seat:
+            return False
+        if self.state is not None:
+            self._void_hand("void_no_host")  # removes nobody: the banker is still seated
+        self.spec.bank = 0
+        self._remove(seat)
+        self._broadcast()
+        return True
+
     def _remove(self, seat: int) -> None:
         slot = self.seats[seat]
         if slot is None:
@@ -818,11 +856,50 @@ class TableActor:
         self.seats[seat] = None
         if seat in self.spec.bots:
             self.spec.bots.remove(seat)
-        if self.spec.host == slot.player.id and not self.spec.system:
+        if self.player_banked and self.spec.host == slot.player.id:
+            self.spec.host, self.spec.bank = None, 0  # nobody inherits the bank
+            self._save()
+        elif self.spec.host == slot.player.id and not self.spec.system:
             remaining = [s for s in self.seats if s is not None and s.bot is None]
             remaining.sort(key=lambda s: s.sat_at)
             self.spec.host = remaining[0].player.id if remaining else None
             self._save()
+
+    def _bank_range(self, player_id: str) -> tuple[int, int]:
+        """The bank a player may choose: at least one minimum chip at the highest odds
+        (``taixiu.area_max_odds``), at most their balance."""
+        from sanh.games.tai_xiu import area_max_odds
+
+        least = self.spec.stake * area_max_odds("triple_6")
+        return least, self.bank.balance(player_id)
+
+    def _on_host(self, conn: Connection | None, data: Any) -> None:
+        """``host {amount}``: become the banker of a player-hosted table, or change the bank
+        for the next round (the current banker)."""
+        assert conn is not None
+        if not self.player_banked:
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "no_bank_here")
+            return
+        seat = self._seat_of(conn.player.id)
+        if seat is None:
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "sit_down_first")
+            return
+        banker = self._banker()
+        if banker is not None and banker != seat:
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "bank_taken")
+            return
+        least, most = self._bank_range(conn.player.id)
+        amount = int(data)
+        if most < least:
+            self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, text("bank_needs", least))
+            return
+        if not least <= amount <= most:
+            self._refuse(conn, p.ErrorCode.BAD_AMOUNT, text("bank_between", least, most))
+            return
+        self.spec.host, self.spec.bank = conn.player.id, amount
+        self._save()
+        self._broadcast()
+        self._schedule_start()
 
     def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
@@ -1130,6 +1207,8 @@ class TableActor:
             return self.bank.table_stake(self.id, slot.player.id)
         if balance is None:
             balance = self.bank.balance(slot.player.id)
+        if self.banked and self.player_banked and slot.player.id == self.spec.host:
+            return min(balance, self.spec.bank)  # the bank the banker chose (RULES.md §5.7)
         if self.banked:
             return balance  # what the player may bet; each bet is held as it comes
         return balance if bound is None else min(balance, bound)
@@ -1155,9 +1234,9 @@ class TableActor:
         the bank, seated and able to pay (RULES.md §5.7).
         """
         lineup = list(range(len(self.seats)))
-        if self.spec.options.get("taixiu.table") != "player":
+        if not self.player_banked:
             return lineup, None
-        host = self._seat_of(self.spec.host) if self.spec.host else None
+        host = self._banker()
         if host is None or host not in ready:
             return None
         slot = self.seats[host]
@@ -1632,6 +1711,8 @@ class TableActor:
             deadlines=deadlines,
             commitment=commitment,
             resume_token=slot.resume_token if slot is not None and slot.bot is None else None,
+            status=self._status(),
+            bank=self.spec.bank if self._banker() is not None else None,
         )
 
     def _send_update(self, conn: Connection) -> None:
