@@ -361,6 +361,7 @@ def create_app(settings: Settings, services: HallServices, hall: Hall | None = N
             private=body.private,
             host=player.id,
             name=body.name,
+            house_tai_xiu=settings.house_tai_xiu_tables,
         )
         if body.bots:
             await actor.call("add_bots", None, body.bots)

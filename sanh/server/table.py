@@ -564,7 +564,7 @@ class TableActor:
             "host": self.spec.host,
             "hand": self.hand,
             "in_hand": self.state is not None,
-            "status": self._status(),
+            "waiting": self._status(),
         }
 
     # ----- command handling -------------------------------------------------------------

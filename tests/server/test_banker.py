@@ -11,11 +11,12 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import player_account
-from tests.server.conftest import Client, HallProcess
+from tests.server.conftest import Client, HallProcess, free_port
 
 HANG = 60.0
 """Seconds that only bound a hang."""
@@ -79,7 +80,7 @@ def test_the_banker_is_who_asks_with_the_amount_they_choose(hall: HallProcess) -
     assert update["hand"] == 0 and update["view"] is None
     lobby = owner.http("GET", "/api/lobby").json()
     entry = next(t for t in lobby["tables"] if t["id"] == table)
-    assert entry["status"] == "waiting_for_host"
+    assert entry["waiting"] == "waiting_for_host"
     # A bank out of range is refused with its text code, and changes nothing.
     for amount in (100 * GOLD, start_banker + 1):
         banker.send({"type": "host", "table": table, "amount": amount})
@@ -136,3 +137,42 @@ def test_the_banker_is_who_asks_with_the_amount_they_choose(hall: HallProcess) -
     assert view["view"]["bank_available"] == 1_500 * GOLD
     for client in (owner, bettor, banker, newcomer):
         client.close()
+
+
+def test_one_house_tai_xiu_table_the_halls_own(tmp_path: Path) -> None:
+    """Seed 001: "chỉ có 1 bàn chơi duy nhất dành cho người chơi muốn chơi cùng hệ thống". The
+    hall opens its house-banked Tài Xỉu table itself; players may create player-hosted ones
+    only (``tai_xiu_system_table_only``)."""
+    hall = HallProcess(tmp_path / "hall.db", free_port(), 0.05, log=tmp_path / "hall.log")
+    hall.start(system_tables=True)
+    try:
+        player = Client.guest(hall)
+        for options in ({}, {"taixiu.table": "system"}):
+            refused = player.http(
+                "POST",
+                "/api/tables",
+                json={"game": "tai-xiu", "stake": 100, "seats": 5, "options": options},
+            )
+            assert refused.status_code == 422, refused.text
+            assert refused.json()["text"] == "tai_xiu_system_table_only"
+        hosted = player.http(
+            "POST",
+            "/api/tables",
+            json={
+                "game": "Tài Xỉu",
+                "stake": 100,
+                "seats": 5,
+                "options": {"taixiu.table": "player"},
+            },
+        )
+        assert hosted.status_code == 201, hosted.text
+        tables = player.http("GET", "/api/lobby").json()["tables"]
+        house = [
+            t
+            for t in tables
+            if t["game"] == "tai-xiu" and t["options"].get("taixiu.table", "system") != "player"
+        ]
+        assert [(t["id"], t["system"]) for t in house] == [("tai-xiu-system", True)]
+        assert hosted.json()["id"] in {t["id"] for t in tables}
+    finally:
+        hall.stop()
