@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -20,12 +22,27 @@ import pytest
 from sanh.games import REGISTRY
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import player_account
-from tests.server.conftest import Client, HallProcess
+from tests.server.conftest import Client, HallProcess, free_port
 from tests.server.test_e2e_games import audit, choose, seats_for
 
 GAMES = sorted(REGISTRY)
 HANG = 90.0
 """Seconds that only bound a hang (the hall plays on a 0.05 timer scale)."""
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Iterator[HallProcess]:
+    """A hall whose guests may open house Tài Xỉu tables too (each test has its own)."""
+    process = HallProcess(
+        tmp_path / "hall.db",
+        free_port(),
+        0.05,
+        log=tmp_path / "hall.log",
+        env={"SANH_HOUSE_TAI_XIU_TABLES": "1"},
+    )
+    process.start()
+    yield process
+    process.stop()
 
 
 def open_table(client: Client, game_id: str, seats: int | None = None) -> str:
