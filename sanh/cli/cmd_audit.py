@@ -21,7 +21,8 @@ def register(sub: Any) -> None:
         help="check the ledger: debits = credits, balances = transfers, no orphaned hold",
         description=(
             "Check that debits equal credits, that every account's balance equals the sum of "
-            "its transfers, that no hold is orphaned and that every batch is whole. Exits 1 "
+            "its transfers, that no hold is orphaned or left open after its hand ended "
+            "(hold_past_hand) and that every batch is whole. Exits 1 "
             "and names each discrepancy if any check fails."
         ),
     )

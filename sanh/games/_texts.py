@@ -406,6 +406,16 @@ SERVER_TEXTS: Mapping[str, str] = {
     # ----- the HTTP API's contract (sanh/server/api.py) ---------------------------------
     "body_not_json": "the body is not JSON",
     "method_not_allowed": "this path does not take this method",
+    # ----- the bank of a player-hosted table (sanh/server/table.py, ``host``) -----------
+    "waiting_for_host": "no banker: betting is closed until a player becomes the banker",
+    "void_no_host": "the banker left: every bet is refunded",
+    "no_bank_here": "this table has no player banker",
+    "bank_taken": "the table already has a banker",
+    "bank_between": "a bank is from {gold0} to {gold1}",
+    "bank_needs": "being the banker needs at least {gold0}",
+    "tai_xiu_system_table_only": (
+        "the hall has one house-banked Tài Xỉu table; players create player-hosted ones"
+    ),
 }
 """What the hall refuses outside the rules (part of :data:`TEXTS`): a table's answers to
 joining, sitting, buying in and bots, the WebSocket's sign-in and limits, the HTTP API's

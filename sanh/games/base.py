@@ -537,6 +537,19 @@ class Game(Generic[S]):
         the action is refused and nothing happens)."""
         return None
 
+    def out_loss(self, state: S, seat: Seat) -> Chips | None:
+        """What ``seat`` loses in this hand, when it is out of the hand for good (it folded,
+        left or was removed) and nothing after can change that; ``None`` (the default): the
+        seat may still win or lose more, or the game cannot tell before the settlement.
+
+        The server posts this much of the seat's hold at once and releases the rest, so that
+        a player who is out of a hand is not held at every other table until it ends
+        (RULES.md §2.6); the settlement then counts it as already paid. It must equal what
+        :meth:`settle` will charge the seat (``-deltas[seat]``); a difference is settled at
+        the hand's end (the ledger collects or returns it), never lost.
+        """
+        return None
+
     def carry(self, state: S) -> Any:
         """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
 

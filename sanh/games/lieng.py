@@ -413,6 +413,20 @@ class Lieng(Game[LiengState]):
             return Muck(seat)
         return Fold(seat)
 
+    def out_loss(self, state: LiengState, seat: Seat) -> Chips | None:
+        """A folded seat loses what it put in and takes no further part (seed 001, §8.5):
+        a fold is final, and every pot is won by a seat still in the hand.
+
+        >>> game = Lieng()
+        >>> state = game.new_state(TableConfig.make(seats=2, stake=100, stacks=[5_000, 5_000]))
+        >>> game.out_loss(state, 0) is None
+        True
+        """
+        betting = state.betting
+        if not betting.in_hand[seat] or not betting.folded[seat]:
+            return None
+        return betting.committed[seat]
+
     def transition(self, state: LiengState, event: Event) -> LiengState:
         """The next state after a validated event."""
         if isinstance(event, Shuffle):

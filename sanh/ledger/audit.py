@@ -17,6 +17,11 @@ Checks (each failure is a :class:`Discrepancy` naming its check and subject):
 ``orphaned_hold``
     no hold stays open longer than ``hold_max_age_s`` (default 24 h: a hand never lasts that
     long, so such a hold has lost its table);
+``hold_past_hand``
+    no hold of a table hand (``<table>:h<hand>:hold:<player>...``) stays open once that hand
+    (or a later hand of the table) has ended, by its settlement (batch
+    ``<table>:h<hand>:settle``) or its void (``<table>:h<hand>:void``): a settlement and a
+    void release every hold of their hand;
 ``reversal``
     every reversal mirrors a single or posted transfer, each reversed at most once;
 ``batch``
@@ -26,7 +31,8 @@ Checks (each failure is a :class:`Discrepancy` naming its check and subject):
     every transfer's accounts exist;
 ``escrow_not_empty``
     table escrow accounts are pass-through: their posted balance is zero after every
-    settlement (holds on them may be open);
+    settlement (holds on them may be open), but for the losses of seats already out of a hand
+    under way (posts ``<table>:h<hand>:out:...`` of a hand not yet settled or voided);
 ``promotions``
     the promotions account pays only daily gold: each of its transfers is a single
     ``daily_gold`` transfer to a player's wallet, id and batch ``daily:player:<id>:<day>`` naming
@@ -120,6 +126,7 @@ def audit(
         found: list[Discrepancy] = []
         stats = _check_accounts(tx, found)
         _check_holds(tx, found, hold_max_age_s, now, stats)
+        _check_holds_past_hands(tx, found)
         _check_reversals(tx, found)
         _check_batches(tx, found, stats)
         _check_unknown_accounts(tx, found)
@@ -186,7 +193,7 @@ def _check_accounts(tx: StoreTx, found: list[Discrepancy]) -> dict[str, int]:
             found.append(Discrepancy("unknown_account", account.id, "no known kind prefix"))
             continue
         by_kind[kind.value] += account.balance
-        if kind is AccountKind.ESCROW and account.balance != 0:
+        if kind is AccountKind.ESCROW and account.balance != _paid_into_open_hands(tx, account.id):
             found.append(
                 Discrepancy(
                     "escrow_not_empty",
@@ -218,6 +225,28 @@ def _check_accounts(tx: StoreTx, found: list[Discrepancy]) -> dict[str, int]:
         if kind_name != AccountKind.ISSUER.value:
             stats[f"balance_{kind_name}"] = total
     return stats
+
+
+def _paid_into_open_hands(tx: StoreTx, escrow: str) -> int:
+    """What seats out of hands not yet ended have paid into ``escrow`` (their posted loss)."""
+    rows = tx.execute(
+        "SELECT id, amount FROM transfers WHERE kind = 'post' AND credit_account = ?"
+        " AND id LIKE '%:out:%'",
+        (escrow,),
+    )
+    total = 0
+    ended: dict[str, bool] = {}
+    for transfer_id, amount in rows:
+        hand = str(transfer_id).split(":out:", 1)[0]
+        if hand not in ended:
+            found = tx.execute(
+                "SELECT COUNT(*) FROM batches WHERE id = ? OR id = ?",
+                (f"{hand}:settle", f"{hand}:void"),
+            )
+            ended[hand] = int(found[0][0]) > 0
+        if not ended[hand]:
+            total += int(amount)
+    return total
 
 
 def _check_holds(
@@ -269,6 +298,50 @@ def _check_holds(
                         f"hold of {amount} on {debit} open for {age_s:.0f} s",
                     )
                 )
+
+
+_HAND_HOLD = re.compile(r"^(?P<table>.+):h(?P<hand>\d+):hold:")
+_HAND_END = re.compile(r"^(?P<table>.+):h(?P<hand>\d+):(?P<how>settle|void)$")
+
+
+def _check_holds_past_hands(tx: StoreTx, found: list[Discrepancy]) -> None:
+    """Open holds of a table hand that has ended (see the module docstring)."""
+    holds = tx.execute(
+        "SELECT p.id, p.debit_account, p.amount FROM transfers p WHERE p.kind = 'pending'"
+        " AND NOT EXISTS (SELECT 1 FROM transfers r WHERE r.pending_id = p.id)"
+    )
+    open_by_table: dict[str, list[tuple[str, int, str, int]]] = defaultdict(list)
+    for hold_id, debit, amount in holds:
+        match = _HAND_HOLD.match(str(hold_id))
+        if match is not None:
+            table, hand = match["table"], int(match["hand"])
+            open_by_table[table].append((str(hold_id), hand, str(debit), int(amount)))
+    if not open_by_table:
+        return
+    ended: dict[str, int] = {}
+    """Per table, the last hand that has ended."""
+    how: dict[tuple[str, int], str] = {}
+    for (batch_id,) in tx.execute(
+        "SELECT id FROM batches WHERE id LIKE '%:settle' OR id LIKE '%:void'"
+    ):
+        match = _HAND_END.match(str(batch_id))
+        if match is None or match["table"] not in open_by_table:
+            continue
+        table, hand = match["table"], int(match["hand"])
+        ended[table] = max(ended.get(table, 0), hand)
+        how[(table, hand)] = match["how"]
+    for table, table_holds in sorted(open_by_table.items()):
+        last = ended.get(table)
+        for hold_id, hand, debit, amount in table_holds:
+            if last is None or hand > last:
+                continue
+            end = how.get((table, hand))
+            detail = (
+                f"hold of {amount} on {debit} still open after hand {hand}'s {end}"
+                if end is not None
+                else f"hold of {amount} on {debit} still open after later hand {last} ended"
+            )
+            found.append(Discrepancy("hold_past_hand", hold_id, detail))
 
 
 def _check_reversals(tx: StoreTx, found: list[Discrepancy]) -> None:

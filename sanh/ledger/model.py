@@ -262,6 +262,8 @@ class TransferCode(StrEnum):
     """Undoes an earlier transfer (corrections are never edits)."""
     DAILY_GOLD = "daily_gold"
     """A player's daily gold, from the promotions account (once per player and day)."""
+    REFUND = "refund"
+    """Gold a seat paid into a table's escrow for a hand that was then voided, paid back."""
 
 
 class ResultCode(StrEnum):

@@ -390,6 +390,7 @@ class Hall:
         play_time_ms: int = 0,
         accounts: Sequence[str] | None = None,
         holds: Mapping[int, Sequence[Transfer]] | None = None,
+        paid: Mapping[int, int] | None = None,
         counts_xp: bool | None = None,
         on_apply: Callable[[TxHandle], None] | None = None,
     ) -> BatchResult:
@@ -400,6 +401,8 @@ class Hall:
 
         :param players: the player id of each seat (negative: an empty seat, no progress).
         :param accounts: each seat's money account if not the wallet (``stake:...``).
+        :param holds: per seat, its open holds for the hand.
+        :param paid: per seat, its loss already posted into the escrow when it went out.
         :param counts_xp: default: the game's ``info.counts_xp`` from the registry.
         :return: the ledger's result; progress is recorded only when it is ``OK``.
         """
@@ -453,6 +456,7 @@ class Hall:
             table_id=table_id,
             seats=seats,
             holds=holds,
+            paid=paid,
             memo=game_id,
             on_apply=record,
         )

@@ -14,6 +14,11 @@ nets to zero::
     escrow -> breakage               BREAKAGE
     escrow -> clan treasuries        CLAN_SHARE  per seat, to that seat's clan
 
+A seat that went out of the hand early (it folded or left) may have paid its loss already:
+the server posted that much of its hold into the escrow at once and released the rest
+(``paid``, RULES.md §2.6). The settlement collects only what the seat still owes, or returns
+what it paid beyond its loss, so no hold outlives its hand.
+
 Losses come first, so the escrow never goes negative along the way. Transfer ids are
 ``<settlement id>:<role>[:<seat>]`` (``t7-h42:win:2``). A seat's account is its wallet
 (``player:<id>``) where stakes come straight from the balance, or its table stake
@@ -65,6 +70,7 @@ def settlement_batch(
     table_id: str,
     seats: Sequence[SeatAccount],
     holds: Mapping[int, Sequence[Transfer]] | None = None,
+    paid: Mapping[int, int] | None = None,
     memo: str = "",
     on_apply: Callable[[TxHandle], None] | None = None,
 ) -> Batch:
@@ -75,6 +81,8 @@ def settlement_batch(
     :param holds: per seat, its open holds (stored ``PENDING`` transfers from the seat's
         account to the table's escrow, e.g. Tài Xỉu bets): the seat's loss is posted from
         them first, and what is left of them is released.
+    :param paid: per seat, gold it already moved into the escrow for this hand (its loss,
+        posted when it went out): counted against its loss; any excess is paid back.
     :param memo: stored on every transfer (e.g. the game id and hand number).
     :raises LedgerError: if the settlement does not balance, the seats do not match it, a
         clan share has no clan, or a hold is not this seat's hold into this table's escrow.
@@ -90,6 +98,9 @@ def settlement_batch(
     prefix = settlement_id
     transfers: list[Transfer] = []
     holds = holds or {}
+    paid = paid or {}
+    if any(amount < 0 for amount in paid.values()):
+        raise LedgerError(f"settlement {settlement_id}: a negative amount already paid")
 
     def move(role: str, debit: str, credit: str, amount: int, code: TransferCode) -> None:
         if amount > 0:
@@ -97,7 +108,7 @@ def settlement_batch(
 
     # 1. holds, then direct losses
     for seat, seat_account in enumerate(seats):
-        loss = max(0, -deltas[seat])
+        loss = max(0, -deltas[seat] - paid.get(seat, 0))
         for index, hold in enumerate(holds.get(seat, ())):
             if (
                 hold.kind is not TransferKind.PENDING
@@ -116,7 +127,8 @@ def settlement_batch(
     move("house_pay", HOUSE, escrow, -settlement.house, TransferCode.HOUSE_PAY)
     # 2. payouts
     for seat, seat_account in enumerate(seats):
-        move(f"win:{seat}", escrow, seat_account.account, deltas[seat], TransferCode.WIN)
+        owed = deltas[seat] + paid.get(seat, 0)
+        move(f"win:{seat}", escrow, seat_account.account, owed, TransferCode.WIN)
     move("house_win", escrow, HOUSE, settlement.house, TransferCode.HOUSE_WIN)
     move("fee", escrow, FEES, settlement.fee, TransferCode.FEE)
     move("breakage", escrow, BREAKAGE, settlement.breakage, TransferCode.BREAKAGE)
@@ -147,6 +159,7 @@ def settle(
     table_id: str,
     seats: Sequence[SeatAccount],
     holds: Mapping[int, Sequence[Transfer]] | None = None,
+    paid: Mapping[int, int] | None = None,
     memo: str = "",
     on_apply: Callable[[TxHandle], None] | None = None,
 ) -> BatchResult:
@@ -157,6 +170,7 @@ def settle(
         table_id=table_id,
         seats=seats,
         holds=holds,
+        paid=paid,
         memo=memo,
         on_apply=on_apply,
     )

@@ -555,6 +555,7 @@ def create_app(
             private=body.private,
             host=player.id,
             name=body.name,
+            house_tai_xiu=settings.house_tai_xiu_tables,
         )
         if body.bots:
             await actor.call("add_bots", None, max(0, min(body.bots, actor.spec.seats)))
@@ -787,6 +788,8 @@ def create_app(
             actor.submit("add_bots", conn, max(0, min(message.count, actor.spec.seats)))
         elif isinstance(message, p.RemoveBots):
             actor.submit("remove_bots", conn)
+        elif isinstance(message, p.Host):
+            actor.submit("host", conn, message.amount)
 
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."

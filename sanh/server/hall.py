@@ -200,8 +200,14 @@ class Hall:
         private: bool,
         host: str | None,
         name: str = "",
+        house_tai_xiu: bool = True,
     ) -> TableActor:
-        """Create a player-hosted table. :raises ConfigError: if the setup is impossible."""
+        """Create a player-hosted table. :raises ConfigError: if the setup is impossible.
+
+        :param house_tai_xiu: whether a house-banked Tài Xỉu table may be created: the public
+            API (``POST /api/tables``) passes False unless ``Settings.house_tai_xiu_tables``
+            (seed 001: one such table, the hall's own ``tai-xiu-system``;
+            ``tai_xiu_system_table_only``); the hall's own code and in-process tests may."""
         try:
             rules = find_game(game)
         except KeyError:
@@ -225,6 +231,8 @@ class Hall:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))
         values = rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
+        if info.id == "tai-xiu" and values.get("taixiu.table") != "player" and not house_tai_xiu:
+            raise ConfigError(text="tai_xiu_system_table_only")
         _check_setup(rules, stake, count, options)
         _check_house_paytables(rules, values)
         table_id = "t" + secrets.token_hex(4)

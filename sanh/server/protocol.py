@@ -32,6 +32,7 @@ __all__ = [
     "Error",
     "ErrorCode",
     "Hello",
+    "Host",
     "Join",
     "Leave",
     "LeaveNow",
@@ -182,6 +183,15 @@ class RemoveBots(ClientMessage, tag="remove_bots"):
     table: str
 
 
+class Host(ClientMessage, tag="host"):
+    """Become the banker of a player-hosted table (Tài Xỉu, RULES.md §5.7) with ``amount``
+    (minor units) of your balance as the bank; the current banker sends it to change the
+    amount for the next round. Nobody is ever made the banker without it."""
+
+    table: str
+    amount: int
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep-alive; answered by ``pong``."""
 
@@ -200,6 +210,7 @@ CLIENT_TYPES = (
     | Act
     | AddBots
     | RemoveBots
+    | Host
     | Ping
 )
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(CLIENT_TYPES)
@@ -245,6 +256,12 @@ class TableUpdate(ServerMessage, tag="table"):
     commitment: str | None = None
     """SHA-256 of the current hand's server seed (provably fair)."""
     resume_token: str | None = None
+    status: str | None = None
+    """What the table waits for, as a text code (``waiting_for_host``: a player-hosted table
+    without a banker, its betting closed); ``None`` when it plays."""
+    bank: int | None = None
+    """A player-hosted table's bank: the amount its banker chose (``None``: no banker, or a
+    table the house banks)."""
 
 
 class BuyInPanel(ServerMessage, tag="buyin_panel"):

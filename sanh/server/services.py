@@ -88,6 +88,13 @@ class Bank(Protocol):
         RULES.md §2.6); False, with nothing held, when the wallet cannot cover it."""
         ...
 
+    def out_hand(self, table: str, hand: int, player: str, loss: int) -> int:
+        """A player is out of a hand under way for good, losing ``loss``: post that much of
+        their holds into the table's escrow and release the rest at once (with the events
+        logged so far, in one transaction). Returns what was posted, which the settlement
+        counts as paid (and a void pays back)."""
+        ...
+
     def held_in_hand(self, table: str, hand: int) -> dict[str, int]:
         """Per player, the gold held for a hand under way (rebuilt from the ledger)."""
         ...

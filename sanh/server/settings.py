@@ -153,6 +153,12 @@ class Settings:
     """For tests: the time (seconds since the epoch) the account limits and the daily gold
     read instead of the clock; 0 reads the clock."""
 
+    house_tai_xiu_tables: bool = False
+    """Let ``POST /api/tables`` open house-banked Tài Xỉu tables. Off (the rule): seed 001 has
+    exactly one table for playing against the house, the hall's own (``tai-xiu-system``), and
+    players create player-hosted Tài Xỉu tables only; test suites that need several house
+    rounds with their own clocks turn it on."""
+
     def __post_init__(self) -> None:
         if self.reveal_seeds not in REVEAL_SEEDS:
             allowed = ", ".join(REVEAL_SEEDS)

@@ -181,6 +181,9 @@ class TableSpec:
     name: str = ""
     bots: list[int] = field(default_factory=list)
     """Table seats held by bots (kept across restarts)."""
+    bank: int = 0
+    """A player-hosted table's bank: what its banker (``host``) chose with a ``host`` message;
+    0: no banker (betting closed, RULES.md §5.7)."""
 
 
 class LogWriter:
@@ -263,6 +266,8 @@ class TableActor:
         """Engine seat -> table seat, for the hand in progress."""
         self.held: dict[int, int] = {}
         """House games: engine seat -> the gold held for its bets in the hand in progress."""
+        self.out_seats: set[int] = set()
+        """Engine seats out of the hand in progress whose holds were settled at once."""
         self.carry: Any = None
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
@@ -315,6 +320,7 @@ class TableActor:
             "system": spec.system,
             "name": spec.name,
             "bots": sorted(spec.bots),
+            "bank": spec.bank,
         }
 
     def _save(self) -> None:
@@ -525,6 +531,24 @@ class TableActor:
         return self.server_seed if self.settings.reveals_seed(self.banked) else None
 
     @property
+    def player_banked(self) -> bool:
+        """A player-hosted table: a seated player banks it (Tài Xỉu ``taixiu.table=player``,
+        RULES.md §5.7), only by choosing to (``host``) and with the amount they choose."""
+        return self.banked and self.spec.options.get("taixiu.table") == "player"
+
+    def _banker(self) -> int | None:
+        """The table seat of a player-hosted table's banker (None: it waits for one)."""
+        if not self.player_banked or self.spec.bank <= 0 or self.spec.host is None:
+            return None
+        return self._seat_of(self.spec.host)
+
+    def _status(self) -> str | None:
+        """What the table waits for, a text code (``waiting_for_host``), or None."""
+        if self.player_banked and self._banker() is None:
+            return "waiting_for_host"
+        return None
+
+    @property
     def staked(self) -> bool:
         """Whether players bring a table stake (Tẩy)."""
         return self.game.info.id in STAKED_GAMES
@@ -572,6 +596,7 @@ class TableActor:
             "host": self.spec.host,
             "hand": self.hand,
             "in_hand": self.state is not None,
+            "waiting": self._status(),
         }
 
     # ----- command handling -------------------------------------------------------------
@@ -750,8 +775,8 @@ class TableActor:
         self.seats[seat] = slot
         self.watchers[id(conn)] = conn
         conn.tables.add(self.id)
-        if self.spec.host is None:
-            self.spec.host = conn.player.id
+        if self.spec.host is None and not self.player_banked:
+            self.spec.host = conn.player.id  # a player-banked table's banker steps up (host)
             self._save()
         if self.staked:
             existing = self.bank.table_stake(self.id, conn.player.id)
@@ -841,7 +866,8 @@ class TableActor:
         slot = self.seats[seat]
         if slot is None:
             return
-        self._remove(seat)
+        if not self._banker_leaves(seat):
+            self._remove(seat)
         for watcher in self._connections_of(slot.player.id, conn):
             self._send(watcher, p.Left(table=self.id, hand=self.hand))
         self._broadcast()
@@ -938,6 +964,8 @@ class TableActor:
         """The seat leaves the hand under way: the game's ``"leave"`` default, at once when it
         is an ``anytime`` action or a table action, otherwise on the seat's turn
         (:meth:`_apply_absent_defaults`); the seat goes at the end of the hand."""
+        if self._banker_leaves(seat):  # a player-hosted bank: the round is voided, refunded
+            return
         slot = self.seats[seat]
         engine_seat = self._engine_seat(seat)
         assert slot is not None and engine_seat is not None
@@ -949,6 +977,19 @@ class TableActor:
             self._apply(action)
         self._advance()
 
+    def _banker_leaves(self, seat: int) -> bool:
+        """The banker of a player-hosted table stands up: the round under way (whose bets
+        only the bank could pay) is voided and every bet refunded, the table has no banker
+        and closes its betting until a player steps up (``host``). True if it was the banker."""
+        if self._banker() != seat:
+            return False
+        if self.state is not None:
+            self._void_hand("void_no_host")  # removes nobody: the banker is still seated
+        self.spec.bank = 0
+        self._remove(seat)
+        self._broadcast()
+        return True
+
     def _remove(self, seat: int) -> None:
         slot = self.seats[seat]
         if slot is None:
@@ -958,11 +999,50 @@ class TableActor:
         self.seats[seat] = None
         if seat in self.spec.bots:
             self.spec.bots.remove(seat)
-        if self.spec.host == slot.player.id and not self.spec.system:
+        if self.player_banked and self.spec.host == slot.player.id:
+            self.spec.host, self.spec.bank = None, 0  # nobody inherits the bank
+            self._save()
+        elif self.spec.host == slot.player.id and not self.spec.system:
             remaining = [s for s in self.seats if s is not None and s.bot is None]
             remaining.sort(key=lambda s: s.sat_at)
             self.spec.host = remaining[0].player.id if remaining else None
             self._save()
+
+    def _bank_range(self, player_id: str) -> tuple[int, int]:
+        """The bank a player may choose: at least one minimum chip at the highest odds
+        (``taixiu.area_max_odds``), at most their balance."""
+        from sanh.games.tai_xiu import area_max_odds
+
+        least = self.spec.stake * area_max_odds("triple_6")
+        return least, self.bank.balance(player_id)
+
+    def _on_host(self, conn: Connection | None, data: Any) -> None:
+        """``host {amount}``: become the banker of a player-hosted table, or change the bank
+        for the next round (the current banker)."""
+        assert conn is not None
+        if not self.player_banked:
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "no_bank_here")
+            return
+        seat = self._seat_of(conn.player.id)
+        if seat is None:
+            self._refuse(conn, p.ErrorCode.NOT_SEATED, "sit_down_first")
+            return
+        banker = self._banker()
+        if banker is not None and banker != seat:
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "bank_taken")
+            return
+        least, most = self._bank_range(conn.player.id)
+        amount = int(data)
+        if most < least:
+            self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, text("bank_needs", least))
+            return
+        if not least <= amount <= most:
+            self._refuse(conn, p.ErrorCode.BAD_AMOUNT, text("bank_between", least, most))
+            return
+        self.spec.host, self.spec.bank = conn.player.id, amount
+        self._save()
+        self._broadcast()
+        self._schedule_start()
 
     def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
@@ -1253,6 +1333,7 @@ class TableActor:
         self.state = state
         self.hand_players = lineup
         self.held = {}
+        self.out_seats = set()
         self.deadlines = {}
         self._window = None
         self.bot_counts = {}
@@ -1284,6 +1365,8 @@ class TableActor:
             return self.bank.table_stake(self.id, slot.player.id)
         if balance is None:
             balance = self.bank.balance(slot.player.id)
+        if self.banked and self.player_banked and slot.player.id == self.spec.host:
+            return min(balance, self.spec.bank)  # the bank the banker chose (RULES.md §5.7)
         if self.banked:
             return balance  # what the player may bet; each bet is held as it comes
         return balance if bound is None else min(balance, bound)
@@ -1309,9 +1392,9 @@ class TableActor:
         the bank, seated and able to pay (RULES.md §5.7).
         """
         lineup = list(range(len(self.seats)))
-        if self.spec.options.get("taixiu.table") != "player":
+        if not self.player_banked:
             return lineup, None
-        host = self._seat_of(self.spec.host) if self.spec.host else None
+        host = self._banker()
         if host is None or host not in ready:
             return None
         slot = self.seats[host]
@@ -1359,6 +1442,31 @@ class TableActor:
         self.seq += 1
         self._log_buffer.append((self.hand, self.seq, {"kind": "event", **_event_json(event)}))
         self.state = state
+        if not self.banked and not self.staked:
+            self._release_out_seats(state)
+
+    def _release_out_seats(self, state: Any) -> None:
+        """A hold never outlives a seat's part in the hand: a seat out for good
+        (:meth:`Game.out_loss`: a Liêng fold, whether played, timed out or caused by leaving)
+        has its loss posted from its hold at once and the rest released, so its player can
+        play elsewhere while the hand goes on (RULES.md §2.6). The event that put it out is
+        written in the same transaction; the settlement counts the loss as paid."""
+        for engine_seat in range(len(self.hand_players)):
+            if engine_seat in self.out_seats:
+                continue
+            loss = self.game.out_loss(state, engine_seat)
+            if loss is None:
+                continue
+            self.out_seats.add(engine_seat)
+            slot = self.seats[self.hand_players[engine_seat]]
+            if slot is None:
+                continue
+            self._flush_log()
+            self.bank.out_hand(self.id, self.hand, slot.player.id, loss)
+            if slot.bot is None:
+                balance = p.BalanceUpdate(balance=self.bank.balance(slot.player.id))
+                for watcher in self._connections_of(slot.player.id):
+                    self._send(watcher, balance)
 
     def _apply_unfunded(self, engine_seat: int, event: Action) -> bool:
         """The wallet could not cover ``event``: apply what the game does then
@@ -1813,6 +1921,8 @@ class TableActor:
             deadlines=deadlines,
             commitment=commitment,
             resume_token=slot.resume_token if slot is not None and slot.bot is None else None,
+            status=self._status(),
+            bank=self.spec.bank if self._banker() is not None else None,
         )
 
     def _send_update(self, conn: Connection) -> None:

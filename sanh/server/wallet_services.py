@@ -4,7 +4,9 @@ Every chip moves through :class:`sanh.ledger.book.Ledger`:
 
 * a non-Tẩy hand holds each player's commitment (a pending transfer wallet -> table escrow)
   when it opens (a house game holds each bet as it is placed instead, ``hold_bet``: it needs
-  only the amount bet); the settlement is one linked batch (``record_hand``) that posts what each
+  only the amount bet); a seat that goes out of a hand for good (a Liêng fold, ``out_hand``)
+  has its loss posted from its hold at once and the rest released; the settlement is one
+  linked batch (``record_hand``) that posts what each
   seat lost from its hold, releases the rest, pays winners, the house, fees, breakage and
   clan treasuries, and records XP;
 * in Tẩy games the buy-in moves gold to ``stake:<table>:<player>``, hands settle between those
@@ -18,6 +20,7 @@ in their own transaction before anyone is told of them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import secrets
@@ -111,6 +114,8 @@ class _OpenHand:
     config: dict[str, Any]
     opened_at: float
     events: list[dict[str, Any]]
+    paid: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per player out of the hand, the loss already posted from its holds into the escrow."""
 
 
 class LedgerBank:
@@ -251,6 +256,52 @@ class LedgerBank:
         opened = self._opened(table, hand)
         return {p: sum(h.amount for h in holds) for p, holds in opened.holds.items() if holds}
 
+    def out_hand(self, table: str, hand: int, player: str, loss: int) -> int:
+        """A player is out of a hand under way for good and loses ``loss``: post that much of
+        their holds into the escrow and release the rest, at once, in one batch (with the
+        events logged so far). Returns the amount posted (the settlement counts it as paid);
+        0 when the player holds nothing in the hand."""
+        opened = self._opened(table, hand)
+        holds = opened.holds.get(player) or []
+        if not holds or player in opened.paid:
+            return 0
+        left = max(0, loss)
+        transfers = []
+        for index, hold in enumerate(holds):
+            taken = min(left, hold.amount)
+            role = f"{table}:h{hand}:out:{player}:{index}"
+            if taken > 0:
+                transfers.append(Transfer.post(role, hold.id, taken, memo=hold.memo))
+            else:
+                transfers.append(Transfer.void(role, hold.id, memo=hold.memo))
+            left -= taken
+        result = self.events.run_with_log(
+            lambda on_apply: self.ledger.submit(
+                transfers, batch_id=f"{table}:h{hand}:out:{player}", on_apply=on_apply
+            ),
+            lambda tx: None,
+        )
+        if not result.ok:
+            raise RuntimeError(f"{table} hand {hand}: the holds of {player} stay: {result}")
+        posted = max(0, loss) - left
+        opened.holds[player] = []
+        opened.paid[player] = posted
+        return posted
+
+    def _ledger_paid(self, table: str, hand: int) -> dict[str, int]:
+        """Per player, what :meth:`out_hand` posted in a hand (read back after a restart)."""
+        prefix = f"{table}:h{hand}:out:"
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT id, amount FROM transfers WHERE kind = 'post' AND substr(id, 1, ?) = ?",
+                (len(prefix), prefix),
+            )
+        out: dict[str, int] = {}
+        for transfer_id, amount in rows:
+            owner = str(transfer_id)[len(prefix) :].split(":", 1)[0]
+            out[owner] = out.get(owner, 0) + int(amount)
+        return out
+
     def _hold(
         self, table: str, hand: int, player: str, amount: int, opened: _OpenHand, escrow: str
     ) -> Transfer:
@@ -275,6 +326,7 @@ class LedgerBank:
                 events[0].get("config", {}) if events else {},
                 time.time(),
                 events,
+                self._ledger_paid(table, hand),
             )
             self.open[(table, hand)] = opened
         return opened
@@ -323,15 +375,14 @@ class LedgerBank:
         opened = self.open.pop((table, hand), None)
         ids = [_pid(p) if p is not None else -1 for p in players]
         holds: dict[int, Sequence[Transfer]] = {}
-        if opened is not None:
-            for seat, player in enumerate(players):
-                if player is not None and opened.holds.get(player):
-                    holds[seat] = list(opened.holds[player])
-        else:  # recovered after a restart: find the holds in the ledger
-            by_owner = self._ledger_holds(table, hand)
-            for seat, player in enumerate(players):
-                if player is not None and by_owner.get(player):
-                    holds[seat] = by_owner[player]
+        by_owner = opened.holds if opened is not None else self._ledger_holds(table, hand)
+        paid_by = opened.paid if opened is not None else self._ledger_paid(table, hand)
+        paid: dict[int, int] = {}
+        for seat, player in enumerate(players):
+            if player is not None and by_owner.get(player):
+                holds[seat] = list(by_owner[player])
+            if player is not None and paid_by.get(player):
+                paid[seat] = paid_by[player]
         accounts = (
             [stake_account(table, pid) for pid in ids]
             if staked
@@ -392,6 +443,7 @@ class LedgerBank:
                 play_time_ms=played_ms,
                 accounts=accounts,
                 holds=holds,
+                paid=paid,
                 on_apply=on_apply,
             ),
             write,
@@ -400,15 +452,30 @@ class LedgerBank:
             raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
 
     def void_hand(self, table: str, hand: int, reason: str) -> None:
-        """Release every hold of the hand and log why (a refund)."""
+        """Release every hold of the hand and log why (a refund); a player out of the hand
+        early gets back the loss already posted from their hold."""
         opened = self.open.pop((table, hand), None)
         by_owner = opened.holds if opened is not None else self._ledger_holds(table, hand)
+        paid_by = opened.paid if opened is not None else self._ledger_paid(table, hand)
         holds = [h for player_holds in by_owner.values() for h in player_holds]
         log = _log_entry(table, hand, 2_000_000, {"kind": "void", "reason": reason})
+        transfers = [Transfer.void(f"{h.id}:void", h.id) for h in holds]
+        escrow = escrow_account(table)
+        for player, amount in sorted(paid_by.items()):
+            if amount > 0:
+                transfers.append(
+                    Transfer.single(
+                        f"{table}:h{hand}:refund:{player}",
+                        escrow,
+                        player_account(_pid(player)),
+                        amount,
+                        TransferCode.REFUND,
+                    )
+                )
 
         self.events.run_with_log(
             lambda on_apply: self.ledger.submit(
-                [Transfer.void(f"{h.id}:void", h.id) for h in holds],
+                transfers,
                 batch_id=f"{table}:h{hand}:void",
                 on_apply=on_apply,
             ),

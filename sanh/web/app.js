@@ -807,6 +807,18 @@ function renderBuyin() {
     <p class="muted">${t("table.buyin_auto")}</p></form>`;
 }
 
+// A player-hosted table (Tài Xỉu): a seated player may become the banker, with the amount they
+// choose (the server checks it against their balance); nobody is ever made the banker.
+function renderBankForm(update, seated) {
+  const banker = update.seats.some((s) => s.player === state.player && s.host) && update.bank !== null;
+  if (!seated || !(update.status === "waiting_for_host" || banker)) return "";
+  const value = banker ? update.bank / 100 : "";
+  return `<form class="bank" id="bank-form">
+    ${banker ? `<span class="pill">${t("table.bank")}: ${gold(update.bank)}</span>` : ""}
+    <input type="number" min="0" step="0.01" value="${value}" aria-label="${t("table.bank_amount")}" placeholder="${t("table.bank_amount")}" required>
+    <button type="submit" class="primary">${t("table.be_banker")}</button></form>`;
+}
+
 function renderTableBody() {
   const page = document.getElementById("table-page");
   const update = state.update;
@@ -829,7 +841,10 @@ function renderTableBody() {
     actions = renderer.actions ? renderer.actions(view, ctx, genericActions) : genericActions(view, ctx);
   }
   const waitingFor = turn && !myTurn ? `<p class="waiting-for">${t("table.waiting_for")}: ${view.to_act.map((e) => ctx.name(e)).join(", ")}</p>` : "";
-  const status = !view ? `<p class="muted">${state.result ? t("table.next_hand") : t("table.waiting")}</p>` : "";
+  const waitingHost = update.status === "waiting_for_host";
+  const status = waitingHost
+    ? `<p class="muted" data-status="waiting_for_host">${t("text.waiting_for_host")}</p>`
+    : !view ? `<p class="muted">${state.result ? t("table.next_hand") : t("table.waiting")}</p>` : "";
   page.innerHTML = `
     <header class="table-head">
       <h1>${esc(gameName(update.game))}</h1>
@@ -850,6 +865,7 @@ function renderTableBody() {
         <div class="my-area">${view && renderer.mine ? renderer.mine(view, ctx) : ""}</div></div>
     </div>
     ${renderBuyin()}
+    ${renderBankForm(update, seated)}
     ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
     ${renderResult(state.result, update)}
     ${view ? renderDetails(view, ctx) : ""}`;
@@ -890,6 +906,14 @@ function bindTable(page, update, ctx, renderer) {
       actNow({ ...spec.action, [spec.field]: amount });
     };
   });
+  const bankForm = page.querySelector("#bank-form");
+  if (bankForm) {
+    bankForm.onsubmit = (event) => {
+      event.preventDefault();
+      const amount = Math.round(Number(bankForm.querySelector("input").value) * 100);
+      send({ type: "host", table: state.table, amount });
+    };
+  }
   const buyin = page.querySelector("#buyin");
   if (buyin) {
     const [slider, number] = buyin.querySelectorAll("input");

@@ -116,6 +116,32 @@ def test_orphaned_holds_and_resolutions(ledger: Ledger) -> None:
     assert ("orphaned_resolution", "p-not-hold") in found
 
 
+def test_a_hold_left_open_past_its_hand_is_flagged(ledger: Ledger) -> None:
+    """``hold_past_hand``: a hand's hold still open after the hand's settlement (or after a
+    later hand of the table ended) is named; the open hold of a hand under way is not."""
+    books(ledger)
+    escrow = escrow_account("t")
+    hold = Transfer.hold("t:h1:hold:1", A, escrow, 200, TransferCode.STAKE_HOLD)
+    live = Transfer.hold("t:h3:hold:2", B, escrow, 50, TransferCode.STAKE_HOLD)
+    assert ledger.submit([hold, live], batch_id="t:h1:open").ok
+    assert audit(ledger).ok  # both hands under way
+    # hand 1 settles without releasing player 1's hold (what a lost seat used to do)
+    settled = Transfer.single("t:h1:settle:x", A, B, 10, TransferCode.TRANSFER)
+    assert ledger.submit([settled], batch_id="t:h1:settle").ok
+    assert checks(ledger) == {("hold_past_hand", "t:h1:hold:1")}
+    stale = Transfer.hold("t:h2:hold:1", A, escrow, 20, TransferCode.STAKE_HOLD)
+    assert ledger.submit([stale], batch_id="t:h2:open").ok
+    assert ledger.submit([Transfer.void("t:h1:hold:1:void", "t:h1:hold:1")], batch_id="fix").ok
+    assert checks(ledger) == set()  # hand 2 has not ended: its hold may be open
+    # hand 3 is voided (its hold released): hand 2's hold is now past its hand too
+    assert ledger.submit(
+        [Transfer.void("t:h3:hold:2:void", "t:h3:hold:2")], batch_id="t:h3:void"
+    ).ok
+    (found,) = audit(ledger).discrepancies
+    assert (found.check, found.subject) == ("hold_past_hand", "t:h2:hold:1")
+    assert "later hand 3" in found.detail
+
+
 def test_broken_batches_reversals_and_escrow(ledger: Ledger) -> None:
     books(ledger)
     with ledger.store.write() as tx:

@@ -55,6 +55,7 @@ def crash_hall(tmp_path: Path) -> Iterator[HallProcess]:
         SCALE,
         log=tmp_path / "hall.log",
         env={
+            "SANH_HOUSE_TAI_XIU_TABLES": "1",  # house Tài Xỉu tables with their own clocks
             "SANH_BETWEEN_HANDS": "4",
             "SANH_BOT_DELAY": "4",
             "SANH_BOT_SAMPLES": "30",

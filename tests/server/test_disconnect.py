@@ -54,6 +54,7 @@ def timed_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess
         SCALE,
         log=tmp / "hall.log",
         env={
+            "SANH_HOUSE_TAI_XIU_TABLES": "1",  # house Tài Xỉu tables with their own clocks
             "SANH_BETWEEN_HANDS": "2",
             "SANH_BOT_DELAY": "6",
             "SANH_BOT_SAMPLES": "30",

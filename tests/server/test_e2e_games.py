@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,11 +27,26 @@ import pytest
 from sanh.games import REGISTRY
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import player_account
-from tests.server.conftest import Client, HallProcess
+from tests.server.conftest import Client, HallProcess, free_port
 from tests.server.protocol_schema import server_problems
 
 GAMES = sorted(REGISTRY)
 HANDS = 2
+
+
+@pytest.fixture
+def hall(tmp_path: Path) -> Iterator[HallProcess]:
+    """A hall whose guests may open house Tài Xỉu tables too (one per test)."""
+    process = HallProcess(
+        tmp_path / "hall.db",
+        free_port(),
+        0.05,
+        log=tmp_path / "hall.log",
+        env={"SANH_HOUSE_TAI_XIU_TABLES": "1"},
+    )
+    process.start()
+    yield process
+    process.stop()
 
 
 def seats_for(game_id: str) -> int:

@@ -65,6 +65,7 @@ def fast_hall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HallProcess]
         SCALE,
         log=tmp / "hall.log",
         env={
+            "SANH_HOUSE_TAI_XIU_TABLES": "1",  # house Tài Xỉu tables with their own clocks
             "SANH_BETWEEN_HANDS": "0.5",
             "SANH_BOT_DELAY": "0.25",
             "SANH_BOT_SAMPLES": "30",

@@ -127,9 +127,12 @@ def test_a_player_hosted_tai_xiu_table_waits_for_its_host_the_bank() -> None:
         assert actor.state is None, "no round without the host's bank"
         await actor.call("join", host.conn, None)
         await actor.call("sit", host.conn, 0)
+        await actor.call("start", None, None)
+        assert actor.state is None, "sitting does not make anyone the banker"
+        await actor.call("host", host.conn, 50_000)
         await _until(lambda: actor.state is not None, timeout=10)
         assert actor.state.config.host == 0
-        assert actor.state.config.stacks[0] > 0, "the host's bank"
+        assert actor.state.config.stacks[0] == 50_000, "the bank the host chose"
         view = guest.last_view()
         assert view["viewer"] == 1 and view["amount_ranges"]
         await _until(lambda: actor.hands_completed >= 1, timeout=20)

@@ -256,8 +256,9 @@ def test_replay_only_options_are_neither_offered_nor_accepted() -> None:
 
 
 def test_a_host_may_not_make_the_house_pay_more_than_the_rules_paytables() -> None:
-    """House tables take the rule texts' paytables (Tài Xỉu's asian or macau, Teen Patti's
-    defaults or less) but nothing more generous; a player-hosted Tài Xỉu bank pays its own."""
+    """House tables take the rule texts' paytables (Teen Patti's defaults or less) but nothing
+    more generous; a player-hosted Tài Xỉu bank pays its own, and a house-banked Tài Xỉu table
+    is the hall's own only (``tai_xiu_system_table_only``)."""
     generous = ",".join(f"{total}=100" for total in range(4, 18))
     teen = {"game": "teen-patti-2020", "stake": 100, "seats": 5}
     tai = {"game": "tai-xiu", "stake": 100, "seats": 5}
@@ -296,8 +297,8 @@ def test_a_host_may_not_make_the_house_pay_more_than_the_rules_paytables() -> No
         (422, over + "teenpatti.main_pays_pct"),
         (422, over + "teenpatti.pairplus_paytable"),
         (201, None),
-        (201, None),
-        (422, over + "taixiu.total_paytable"),
+        (422, "tai_xiu_system_table_only"),  # seed 001: the one house Tài Xỉu table is the hall's
+        (422, "tai_xiu_system_table_only"),
         (201, None),
     ], answers
     assert answers[1]["message"] == (

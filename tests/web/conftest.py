@@ -103,6 +103,7 @@ def start_hall(directory: Path, **env: str) -> Hall:
         "SANH_BOT_DELAY": "0.5",
         "SANH_LOG_JSON": "false",
         **TEST_HALL_ENV,
+        "SANH_HOUSE_TAI_XIU_TABLES": "1",  # the create form's house Tài Xỉu tables
         **env,
     }
     with log.open("ab") as out:
