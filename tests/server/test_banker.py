@@ -116,8 +116,14 @@ def test_the_banker_is_who_asks_with_the_amount_they_choose(hall: HallProcess) -
     until(bettor, lambda m: m["type"] == "ack" and m["nonce"] == nonce)
     assert available(hall, bettor.player) == start_bettor - ranges[0]["min"]
     hand = view["hand"]
-    # The banker leaves mid-round: the round is void, the chip comes back.
+    # The banker asks to leave mid-round: that is after the round (leave_pending)...
     banker.send({"type": "leave", "table": table})
+    pending = until(banker, lambda m: m["type"] == "leave_pending")
+    assert pending["pending"] is True
+    # ...but leaving now, confirmed at its quote, voids the round: the chip comes back.
+    banker.send({"type": "quote_leave", "table": table})
+    quote = until(banker, lambda m: m["type"] == "leave_quote")
+    banker.send({"type": "leave_now", "table": table, "quote_id": quote["quote_id"]})
     result = until(bettor, lambda m: m["type"] == "result" and m["hand"] == hand)
     assert result["voided_text"] == "void_no_host"
     assert available(hall, bettor.player) == start_bettor

@@ -47,7 +47,7 @@ def test_the_schema_is_valid_and_names_every_message() -> None:
     }  # fmt: skip
     assert set(client) == {
         "hello", "resume", "join", "leave", "sit", "stand", "buyin", "act", "add_bots",
-        "remove_bots", "ping", "cancel_leave", "quote_leave", "leave_now",
+        "remove_bots", "ping", "cancel_leave", "quote_leave", "leave_now", "host",
     }  # fmt: skip
 
 
