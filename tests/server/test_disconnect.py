@@ -38,11 +38,13 @@ SCALE = 0.04
 STAY = frozenset({"Fold", "SitOut", "Muck", "Leave"})
 """Actions the players avoid while A reconnects, so that the hand is still on."""
 WINDOWS: dict[str, dict[str, Any]] = {
-    "tai-xiu": {"taixiu.betting_s": 10},
-    "teen-patti-2020": {"teenpatti.betting_s": 10},
-    "three-card-poker": {"tcp.betting_s": 10, "tcp.decision_s": 10},
+    "tai-xiu": {"taixiu.betting_s": 40},
+    "teen-patti-2020": {"teenpatti.betting_s": 40},
+    "three-card-poker": {"tcp.betting_s": 40, "tcp.decision_s": 40},
     "sam-loc": {"samloc.declare_s": 10},
 }
+"""A house round is one window (1.6 s at this scale): long enough for A to drop its socket and
+come back within it on a busy machine (the resume is checked mid-round)."""
 
 
 @pytest.fixture(scope="module")
