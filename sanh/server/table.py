@@ -1309,6 +1309,7 @@ class TableActor:
         except Exception:
             log.exception("table %s: cannot start a hand", self.id)
             self.hand -= 1
+            self._schedule_start()  # again after the pause (a seat back may make it possible)
             return
         opened = self.bank.open_hand(
             self.id,

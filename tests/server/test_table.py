@@ -786,3 +786,26 @@ def test_reveal_seeds_takes_only_its_three_values() -> None:
     assert Settings().reveals_seed(banked=True) and not Settings().reveals_seed(banked=False)
     with pytest.raises(ValueError, match="reveal_seeds must be one of house, all, none"):
         Settings(reveal_seeds="sometimes")
+
+
+def test_a_hand_that_cannot_open_is_tried_again_after_the_pause() -> None:
+    """Phỏm carries the last winner's engine seat; with that seat's player away the lineup is
+    shorter and the hand cannot open. The table tries again after each pause (between hands,
+    on its clock) instead of standing still, and deals once the player is back."""
+    clock = ManualClock()
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "phom", 3, players[0])
+        await _sit(actor, *players)
+        actor.carry = {"winner": 2}  # the third seat won the last hand
+        await actor.call("disconnect", players[2].conn, None)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause: two players, no hand
+        assert actor.state is None and actor.hand == 0
+        assert clock.next_due() == clock.now() + 1.0, "no new try scheduled"
+        await actor.call("join", players[2].conn, None)
+        await advance_to(clock, hall, clock.now() + 1.0)
+        assert actor.state is not None and actor.hand == 1
+        assert len(actor.hand_players) == 3
+
+    _run(body, clock, timer_scale=1.0)
