@@ -1,9 +1,11 @@
 """``sanh loadtest``: N real WebSocket clients playing as bots against a running hall.
 
 Each client signs in as a guest, joins a table of the chosen game (tables are created as needed,
-filled to their seat count), sits, and answers every turn with a random legal action taken from
-its own view, after an optional think time (``--think``, the mean pause in seconds, drawn
-uniformly from half to one and a half times it; 0 answers at once).
+filled to their seat count; Tài Xỉu's house-banked table is the hall's own, ``tai-xiu-system``,
+which the clients join, as a hall creates no other unless ``house_tai_xiu_tables`` is on),
+sits, and answers every turn with a random legal action taken from its own view, after an
+optional think time (``--think``, the mean pause in seconds, drawn uniformly from half to one
+and a half times it; 0 answers at once).
 
 A client has at most one action in flight, and acts again only on a view that includes its
 last accepted action (the ``ack``'s version): a view sent for another seat's action while its
@@ -278,9 +280,39 @@ async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
                 table_id: str = created.json()["id"]
                 return table_id
 
+        if _house_table_only(info):
+            ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+            return ws_base, await _system_seats(http, args, tokens)
         tables = await asyncio.gather(*(table(s) for s in range(0, args.clients, seats)))
     ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
     return ws_base, [(tokens[i], tables[i // seats]) for i in range(args.clients)]
+
+
+def _house_table_only(info: dict[str, Any]) -> bool:
+    """Whether the hall creates no house-banked table of this game for players: Tài Xỉu, whose
+    bank option (``taixiu.table``) offers only ``player`` unless the hall's test-only setting
+    ``house_tai_xiu_tables`` is on (seed 001: the one house table is the hall's own)."""
+    bank = next((o for o in info["options"] if o["name"] == "taixiu.table"), None)
+    return bank is not None and "system" not in bank["choices"]
+
+
+async def _system_seats(
+    http: Any, args: argparse.Namespace, tokens: list[str]
+) -> list[tuple[str, str]]:
+    """Every client at the hall's own house tables of the game (``tai-xiu-system``): their free
+    seats must hold them all."""
+    lobby = (await http.get("/api/lobby", params={"game": args.game})).json()["tables"]
+    house = [t for t in lobby if t["system"] and t["options"].get("taixiu.table") != "player"]
+    free = [(t["id"], t["seats"] - t["seated"]) for t in house]
+    room = sum(n for _, n in free)
+    if room < args.clients:
+        raise SystemExit(
+            f"sanh loadtest: the hall creates no house {args.game} tables and its own have"
+            f" {room} free seats for {args.clients} clients (lower --clients, or start the"
+            " hall with SANH_HOUSE_TAI_XIU_TABLES=1 to let it create them)"
+        )
+    places: list[str] = [table for table, n in free for _ in range(n)]
+    return [(token, places[i]) for i, token in enumerate(tokens)]
 
 
 async def _play(plan: Plan, barrier: Any) -> Stats:

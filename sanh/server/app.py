@@ -45,7 +45,7 @@ from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
-from sanh.server.hall import Hall
+from sanh.server.hall import Hall, offered_options
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
@@ -518,7 +518,9 @@ def create_app(
                     "seats_max": info.seats_max,
                     "deck": info.deck,
                     "banked": info.banked,
-                    "options": [to_jsonable(o) for o in info.options if not o.replay_only],
+                    "options": [
+                        to_jsonable(o) for o in offered_options(info, settings.house_tai_xiu_tables)
+                    ],
                     "actions": [cls.__name__ for cls in info.action_types],
                 }
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
@@ -13,7 +14,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
-from sanh.games.base import Game, OptionValue, TableConfig
+from sanh.games.base import Game, GameInfo, OptionSpec, OptionValue, TableConfig
 from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
 from sanh.server.clock import Clock, LoopClock
 from sanh.server.metrics import Histogram
@@ -21,7 +22,7 @@ from sanh.server.services import Bank
 from sanh.server.settings import Settings
 from sanh.server.table import LogWriter, TableActor, TableSpec
 
-__all__ = ["SYSTEM_TABLES", "Hall", "Metrics"]
+__all__ = ["SYSTEM_TABLES", "Hall", "Metrics", "offered_options"]
 
 log = logging.getLogger("sanh.hall")
 
@@ -34,6 +35,21 @@ SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any], int], ...] = (
 
 Their rounds run on the clock with or without players; a few bots bet there too, so that a
 newcomer finds a live board (the other bettors' totals, the results)."""
+
+
+def offered_options(info: GameInfo, house_tai_xiu: bool) -> list[OptionSpec]:
+    """A game's options as ``GET /api/games`` offers them for new tables: never the
+    replay-only ones, and for Tài Xỉu, unless ``house_tai_xiu`` (``Settings.house_tai_xiu_tables``),
+    only the player-hosted bank (``taixiu.table`` = ``player``, its default there; seed 001: the
+    one house-banked table is the hall's own)."""
+    out = []
+    for spec in info.options:
+        if spec.replay_only:
+            continue
+        if info.id == "tai-xiu" and spec.name == "taixiu.table" and not house_tai_xiu:
+            spec = dataclasses.replace(spec, default="player", choices=("player",))
+        out.append(spec)
+    return out
 
 
 BOT_TABLE_STAKE = 1000
@@ -207,7 +223,9 @@ class Hall:
         :param house_tai_xiu: whether a house-banked Tài Xỉu table may be created: the public
             API (``POST /api/tables``) passes False unless ``Settings.house_tai_xiu_tables``
             (seed 001: one such table, the hall's own ``tai-xiu-system``;
-            ``tai_xiu_system_table_only``); the hall's own code and in-process tests may."""
+            ``tai_xiu_system_table_only``); the hall's own code and in-process tests may.
+            Without it an omitted ``taixiu.table`` is ``player`` (what ``GET /api/games``
+            offers, :func:`offered_options`)."""
         try:
             rules = find_game(game)
         except KeyError:
@@ -227,6 +245,8 @@ class Hall:
         for option in info.options:
             if option.replay_only and option.name in options:
                 raise ConfigError(text=text("option_replay_only", option.name))
+        if info.id == "tai-xiu" and not house_tai_xiu:
+            options.setdefault("taixiu.table", "player")  # the only kind the public API creates
         if quick and "table.quick_mode" in names:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))

@@ -148,30 +148,40 @@ def test_the_banker_is_who_asks_with_the_amount_they_choose(hall: HallProcess) -
 def test_one_house_tai_xiu_table_the_halls_own(tmp_path: Path) -> None:
     """Seed 001: "chỉ có 1 bàn chơi duy nhất dành cho người chơi muốn chơi cùng hệ thống". The
     hall opens its house-banked Tài Xỉu table itself; players may create player-hosted ones
-    only (``tai_xiu_system_table_only``)."""
+    only (``tai_xiu_system_table_only``): ``/api/games`` offers only that kind, and a table
+    created without the option is one."""
     hall = HallProcess(tmp_path / "hall.db", free_port(), 0.05, log=tmp_path / "hall.log")
     hall.start(system_tables=True)
     try:
         player = Client.guest(hall)
-        for options in ({}, {"taixiu.table": "system"}):
-            refused = player.http(
-                "POST",
-                "/api/tables",
-                json={"game": "tai-xiu", "stake": 100, "seats": 5, "options": options},
-            )
-            assert refused.status_code == 422, refused.text
-            assert refused.json()["text"] == "tai_xiu_system_table_only"
-        hosted = player.http(
+        games = player.http("GET", "/api/games").json()["games"]
+        tai_xiu = next(g for g in games if g["id"] == "tai-xiu")
+        bank = next(o for o in tai_xiu["options"] if o["name"] == "taixiu.table")
+        assert (bank["default"], bank["choices"]) == ("player", ["player"])
+        refused = player.http(
             "POST",
             "/api/tables",
             json={
-                "game": "Tài Xỉu",
+                "game": "tai-xiu",
                 "stake": 100,
                 "seats": 5,
-                "options": {"taixiu.table": "player"},
+                "options": {"taixiu.table": "system"},
             },
         )
-        assert hosted.status_code == 201, hosted.text
+        assert refused.status_code == 422, refused.text
+        assert refused.json()["text"] == "tai_xiu_system_table_only"
+        hosted = [
+            player.http(
+                "POST",
+                "/api/tables",
+                json={"game": "Tài Xỉu", "stake": 100, "seats": 5, "options": options},
+            )
+            for options in ({"taixiu.table": "player"}, {})
+        ]
+        for answer in hosted:
+            assert answer.status_code == 201, answer.text
+            assert answer.json()["options"]["taixiu.table"] == "player"
+            assert answer.json()["waiting"] == "waiting_for_host"
         tables = player.http("GET", "/api/lobby").json()["tables"]
         house = [
             t
@@ -179,6 +189,6 @@ def test_one_house_tai_xiu_table_the_halls_own(tmp_path: Path) -> None:
             if t["game"] == "tai-xiu" and t["options"].get("taixiu.table", "system") != "player"
         ]
         assert [(t["id"], t["system"]) for t in house] == [("tai-xiu-system", True)]
-        assert hosted.json()["id"] in {t["id"] for t in tables}
+        assert {a.json()["id"] for a in hosted} <= {t["id"] for t in tables}
     finally:
         hall.stop()

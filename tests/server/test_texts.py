@@ -279,8 +279,18 @@ def test_a_host_may_not_make_the_house_pay_more_than_the_rules_paytables() -> No
                 {**teen, "options": {"teenpatti.pairplus_paytable": "40-30-20-5-2-1"}},
                 True,
             ),
-            ("POST", "/api/tables", {**tai, "options": {"taixiu.total_paytable": "macau"}}, True),
-            ("POST", "/api/tables", {**tai, "options": {"taixiu.total_paytable": generous}}, True),
+            (
+                "POST",
+                "/api/tables",
+                {**tai, "options": {"taixiu.total_paytable": "macau", "taixiu.table": "system"}},
+                True,
+            ),
+            (
+                "POST",
+                "/api/tables",
+                {**tai, "options": {"taixiu.total_paytable": generous, "taixiu.table": "system"}},
+                True,
+            ),
             (
                 "POST",
                 "/api/tables",
