@@ -79,7 +79,7 @@ class HallProcess:
         }
         self.started_at = time.monotonic()
         self.process = subprocess.Popen(args, stdout=out, stderr=out, env=env)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # bounds a hang only (a busy machine starts slowly)
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
