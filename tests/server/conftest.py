@@ -79,7 +79,7 @@ class HallProcess:
         }
         self.started_at = time.monotonic()
         self.process = subprocess.Popen(args, stdout=out, stderr=out, env=env)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # bounds a hang only (a busy machine starts slowly)
         while time.monotonic() < deadline:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
@@ -148,13 +148,13 @@ class Client:
         assert self.ws is not None
         self.ws.send(json.dumps(message))
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
+    def recv(self, timeout: float = 30) -> dict[str, Any]:
         assert self.ws is not None
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         self.received.append(message)
         return message
 
-    def until(self, kind: str, timeout: float = 20) -> dict[str, Any]:
+    def until(self, kind: str, timeout: float = 60) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

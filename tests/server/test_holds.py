@@ -126,7 +126,13 @@ def leave_mid_hand(hall: HallProcess, game_id: str, how: Literal["leave", "drop"
     hand = play_into_a_hand(client, table, random.Random(f"{game_id}/{how}"))
     if how == "leave":
         client.send({"type": "leave", "table": table})
-        time.sleep(0.2)
+        # The leave is answered (deferred to the hand's end, or done) before the drop.
+        deadline = time.monotonic() + HANG
+        while client.recv(timeout=max(deadline - time.monotonic(), 0.001))["type"] not in {
+            "leave_pending",
+            "left",
+        }:
+            pass
     client.close()
     hand_end(hall, table, hand)
     assert open_holds_of(hall, table, hand, client.player) == [], (game_id, how, hand)

@@ -51,7 +51,7 @@ def test_the_log_holds_no_token_after_clients_connect_and_play(hall: HallProcess
             ws_url = hall.url.replace("http://", "ws://")
             async with connect(f"{ws_url}/ws?token={binh.token}") as old:
                 await old.send(json.dumps({"type": "join", "table": table}))
-                refusal = json.loads(await asyncio.wait_for(old.recv(), 10))
+                refusal = json.loads(await asyncio.wait_for(old.recv(), 30))
                 assert refusal["code"] == "unauthenticated", refusal
             me = await http.get(f"{hall.url}/api/me", params={"token": binh.token})
             assert me.status_code == 401

@@ -78,7 +78,7 @@ async def _raw(hall: HallProcess | InProcessHall, token: str | None = None) -> A
     return ws
 
 
-async def _answer(ws: Any, timeout: float = 10) -> dict[str, Any]:
+async def _answer(ws: Any, timeout: float = 30) -> dict[str, Any]:
     message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
     return message
 
@@ -399,7 +399,7 @@ def test_fuzzing_a_seat_mid_hand_changes_nothing(slow_hall: HallProcess) -> None
                     and m.get("view") is not None
                     and m["view"]["version"] > version
                 ),
-                10,
+                30,
                 len(answers) + mark,
             )
             for player in (fuzzer, other, stranger):

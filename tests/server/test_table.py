@@ -76,8 +76,9 @@ async def _until(check: Callable[[], bool], timeout: float = 10, step: float = 0
     """Wait until ``check()`` holds: on the test's manual clock, by moving it to each due time
     in turn (every table handling what came due before the next), so a wait takes no wall
     time and no deadline can pass while the test is still acting. ``timeout`` bounds a hang
-    (wall-clock seconds) and the clock's own progress (seconds of the clock, scaled)."""
-    deadline = time.monotonic() + timeout
+    and the clock's own progress (seconds of the clock, scaled); the wall-clock bound is at
+    least a minute, however short ``timeout``, so that a busy machine is never a hang."""
+    deadline = time.monotonic() + max(timeout, 60.0)
     clock, hall = _ACTIVE[-1]
     limit = clock.now() + max(timeout, 1_000.0)
     await settle(hall)

@@ -109,7 +109,7 @@ def start_hall(directory: Path, **env: str) -> Hall:
     with log.open("ab") as out:
         process = subprocess.Popen(args, stdout=out, stderr=out, env=environment)
     hall = Hall(process, port, log)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # bounds a hang only (a busy machine starts slowly)
     while time.monotonic() < deadline:
         with (
             contextlib.suppress(OSError),
