@@ -142,6 +142,22 @@ def remap_seat(seat: Any, seats: Mapping[int, int | None]) -> Seat | None:
     return seats.get(seat)
 
 
+def remap_named_seats(carry: Any, seats: Mapping[int, int | None], names: Sequence[str]) -> Any:
+    """A carry whose entries ``names`` are seats, in the next hand's lineup (see
+    :meth:`Game.remap_carry`). A dict keeps a gone seat as ``None``; name/value pairs (the
+    stud games' form) drop the pair. Anything else is returned unchanged."""
+    if isinstance(carry, dict):
+        return {
+            k: remap_seat(v, seats) if k in names and v is not None else v for k, v in carry.items()
+        }
+    if isinstance(carry, list | tuple) and all(
+        isinstance(item, list | tuple) and len(item) == 2 for item in carry
+    ):
+        pairs = [(k, remap_seat(v, seats) if k in names else v) for k, v in carry]
+        return tuple((k, v) for k, v in pairs if k not in names or v is not None)
+    return carry
+
+
 def seat_in(config: TableConfig, action: SitIn) -> TableConfig:
     """The config with ``action.chair`` given its stack and clan flag (for :class:`SitIn`)."""
     stacks = list(config.stacks)
