@@ -32,3 +32,11 @@ def test_lieng_and_xi_to_renumber_the_winner_pair_and_keep_the_rest() -> None:
     carry = (("winner", 1), ("hole_5th", True), ("tay_max", False))
     assert xito.remap_carry(carry, MOVED) == (("hole_5th", True), ("tay_max", False))
     assert xito.remap_carry(None, MOVED) is None
+
+
+def test_holdem_button_search_starts_at_the_next_player_still_here() -> None:
+    holdem = find_game("texas-holdem")
+    assert holdem.remap_carry({"button": 3}, MOVED) == {"button": 2}
+    assert holdem.remap_carry({"button": 1}, MOVED) == {"button": 1}  # seat 1 gone: seat 2's
+    everyone_gone = dict.fromkeys(range(4))
+    assert holdem.remap_carry({"button": 1}, everyone_gone) is None
