@@ -53,6 +53,7 @@ every bet it would accept with any larger balance.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -92,6 +93,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_seat,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -582,6 +584,14 @@ class BaCayChuong(Game[ChuongState]):
         if balance >= self.min_cover(state.config, players):
             return {"banker": best}
         return {"banker": banker}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried banker in the next lineup: the same player's new seat; a banker who is
+        not in the next round is replaced by a random draw (``{"banker": None}``), as when
+        the banker leaves (RULES.md §4 leave table, §11)."""
+        if not isinstance(carry, dict) or carry.get("banker") is None:
+            return carry
+        return {**carry, "banker": remap_seat(carry["banker"], seats)}
 
     def default_action(
         self, state: ChuongState, seat: Seat | None, reason: Reason

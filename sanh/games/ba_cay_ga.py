@@ -51,6 +51,7 @@ in (a member of a carried gà needs only the stake).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -89,6 +90,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_seat,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -497,6 +499,22 @@ class BaCayGa(Game[GaState]):
             s for s in state.players if state.left[s]
         }
         return {"pot": pot, "members": tuple(sorted(members))}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The gà for the next lineup: its members at their new seats; the pot unchanged.
+
+        A member who is not in the next round (left the table between rounds) is no longer a
+        member, and the gà they paid stays in the pot: RULES.md §10.6 [S001] ("they lose the
+        round stake L, and the gà they paid stays in the pot") says so of a player who leaves
+        during a round; we read it the same for one who leaves between rounds (nobody is
+        refunded a contribution, the pot is never split). The pot's money is the house's
+        (booked as the settlement's ``house``) until someone takes it, so it is never lost:
+        with no member left the next round collects a new gà around the live pot.
+        """
+        if not isinstance(carry, dict) or not isinstance(carry.get("members"), list | tuple):
+            return carry
+        moved = (remap_seat(m, seats) for m in carry["members"])
+        return {**carry, "members": tuple(sorted({m for m in moved if m is not None}))}
 
     def default_action(self, state: GaState, seat: Seat | None, reason: Reason) -> Action | None:
         """Timeout: sit out / start / flip; disconnect or leave: :class:`Leave`."""

@@ -134,6 +134,30 @@ class SitIn(Action):
     clan: bool = False
 
 
+def remap_seat(seat: Any, seats: Mapping[int, int | None]) -> Seat | None:
+    """``seat`` of the previous hand in the next hand's lineup (see :meth:`Game.remap_carry`):
+    its new engine seat, or ``None`` when that player is gone or ``seat`` is no seat."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        return None
+    return seats.get(seat)
+
+
+def remap_named_seats(carry: Any, seats: Mapping[int, int | None], names: Sequence[str]) -> Any:
+    """A carry whose entries ``names`` are seats, in the next hand's lineup (see
+    :meth:`Game.remap_carry`). A dict keeps a gone seat as ``None``; name/value pairs (the
+    stud games' form) drop the pair. Anything else is returned unchanged."""
+    if isinstance(carry, dict):
+        return {
+            k: remap_seat(v, seats) if k in names and v is not None else v for k, v in carry.items()
+        }
+    if isinstance(carry, list | tuple) and all(
+        isinstance(item, list | tuple) and len(item) == 2 for item in carry
+    ):
+        pairs = [(k, remap_seat(v, seats) if k in names else v) for k, v in carry]
+        return tuple((k, v) for k, v in pairs if k not in names or v is not None)
+    return carry
+
+
 def seat_in(config: TableConfig, action: SitIn) -> TableConfig:
     """The config with ``action.chair`` given its stack and clan flag (for :class:`SitIn`)."""
     stacks = list(config.stacks)
@@ -556,6 +580,18 @@ class Game(Generic[S]):
         It must be JSON-compatible (ints, strings, tuples, dicts) to fit hand histories.
         """
         return None
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carry ``carry`` of the previous hand for the next hand's lineup (pure).
+
+        ``seats`` maps each engine seat of the previous hand to its player's engine seat in
+        the next hand, or ``None`` when that player is not in it (engine seats are renumbered
+        when someone leaves or sits down between hands). A seat missing from ``seats`` counts
+        as gone. The default returns ``carry`` unchanged: games whose carry names no seat.
+        Games whose carry names seats override this, so that a carried seat stays the same
+        player (or follows the game's own rule when that player is gone).
+        """
+        return carry
 
     def render_text(self, view: View) -> str:
         """A plain-text picture of a view, in English (a debugging aid and the engines' tests).

@@ -48,6 +48,7 @@ the whole balance.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -90,6 +91,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_named_seats,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -539,6 +541,10 @@ class Lieng(Game[LiengState]):
         """The next hand's first player: this hand's winner."""
         winners = _main_winners(self.settle(state))
         return (("winner", winners[0]),) if winners else ()
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried winner in the next lineup (a winner gone: no winner, a first hand)."""
+        return remap_named_seats(carry, seats, ("winner",))
 
     def render_text(self, view: View) -> str:
         """The table as text: each seat's balance, bets and cards; the pot; whose turn."""

@@ -82,6 +82,7 @@ The bound is ``eats + 10 (n − 1)``, × L, and at least ``platform.min_balance_
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -118,6 +119,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_seat,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -976,6 +978,14 @@ class Phom(Game[PhomState]):
         if state.winner is None:
             return state.config.carry if isinstance(state.config.carry, dict) else None
         return {"winner": state.winner}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried winner in the next lineup: the same player's new seat; a winner who
+        is not in the next game leaves no winner (``{"winner": None}``), so the game starts
+        as a first game (``phom.random_first`` or the host, §9)."""
+        if not isinstance(carry, dict) or carry.get("winner") is None:
+            return carry
+        return {**carry, "winner": remap_seat(carry["winner"], seats)}
 
     def default_action(self, state: PhomState, seat: Seat | None, reason: Reason) -> Action | None:
         """Disconnect/leave: :class:`Leave`. Timeout: draw; lay down the fewest points; discard

@@ -77,6 +77,7 @@ cut by four 5s over-cut by four aces: 40 + 60).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +124,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_named_seats,
 )
 from sanh.types import Chips, Seat
 
@@ -961,6 +963,10 @@ class SamLoc(Game[SamState]):
         if not state.over:
             return None
         return {"winner": state.winner}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried winner in the next lineup (a winner gone: ``None``, a first game)."""
+        return remap_named_seats(carry, seats, ("winner",))
 
     def default_action(self, state: SamState, seat: Seat | None, reason: Reason) -> Action | None:
         """Timeout or disconnect: decline Sâm; pass; lead the lowest single (the highest if the

@@ -65,7 +65,7 @@ result. Simulations and bots may drive a :class:`HandCore` directly through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar, cast
@@ -1108,6 +1108,20 @@ class TexasHoldem(Game[HoldemState]):
         """``{"button": seat}``: where the next hand's button search starts (the seat after
         this hand's button); the first seat with chips from there is the next dealer."""
         return {"button": (state.button + 1) % state.config.seats}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The button search start in the next lineup: the first player still here at or
+        after the carried seat (in the previous hand's order), at that player's new seat; with
+        nobody left of the previous hand, no carry (the host deals, as in a first hand)."""
+        if not isinstance(carry, dict) or not isinstance(carry.get("button"), int) or not seats:
+            return carry
+        order = sorted(seats)
+        start = carry["button"] % len(order)
+        for step in range(len(order)):
+            new = seats.get(order[(start + step) % len(order)])
+            if new is not None:
+                return {**carry, "button": new}
+        return None
 
     # -- turn ----------------------------------------------------------------------------
     def to_act(self, state: HoldemState) -> tuple[Seat, ...] | Chance | None:

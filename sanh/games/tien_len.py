@@ -70,6 +70,7 @@ ordinary cards left 27 more: 172 reached).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +116,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_named_seats,
 )
 from sanh.types import Chips, Seat
 
@@ -767,6 +769,10 @@ class TienLen(Game[TienLenState]):
         if not state.over:
             return None
         return {"winner": state.winner, "runner_up": self.runner_up(state)}
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried winner and runner-up in the next lineup (one gone: ``None``)."""
+        return remap_named_seats(carry, seats, ("winner", "runner_up"))
 
     def default_action(
         self, state: TienLenState, seat: Seat | None, reason: Reason

@@ -50,6 +50,7 @@ Choices where the rules are silent (all [DEF], documented in the final report):
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -102,6 +103,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    remap_named_seats,
 )
 from sanh.types import Chips, Seat, format_gold
 
@@ -814,6 +816,10 @@ class XiTo(Game[XiToState]):
         if settings(state.config).option_setter == "first_bettor":
             items += [("hole_5th", state.hole_5th), ("tay_max", state.tay_max)]
         return tuple(items)
+
+    def remap_carry(self, carry: Any, seats: Mapping[int, int | None]) -> Any:
+        """The carried winner in the next lineup (a winner gone: no winner; the rules stay)."""
+        return remap_named_seats(carry, seats, ("winner",))
 
     def render_text(self, view: View) -> str:
         """The table as text: each seat's stake, bets and cards; pots; whose turn."""

@@ -155,6 +155,10 @@ class Bank(Protocol):
         """The config and events of the table's last settled hand (to rebuild its carry)."""
         ...
 
+    def last_settled_players(self, table: str) -> list[str | None] | None:
+        """Engine seat -> player id of the table's last settled hand (its carry's lineup)."""
+        ...
+
     def stakes_at(self, table: str) -> list[str]:
         """Players with a stake at the table."""
         ...

@@ -269,6 +269,9 @@ class TableActor:
         self.out_seats: set[int] = set()
         """Engine seats out of the hand in progress whose holds were settled at once."""
         self.carry: Any = None
+        """The carry of the last settled hand, in that hand's engine seats."""
+        self.carry_players: list[str | None] | None = None
+        """Engine seat -> player id of the hand :attr:`carry` comes from (``None``: unknown)."""
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
         self._window: tuple[Any, ...] | None = None
@@ -361,6 +364,7 @@ class TableActor:
                     outcome = "voided"
         if self.state is None:
             self.carry = self._last_carry()
+            self.carry_players = self.bank.last_settled_players(self.id)
         for index in list(self.spec.bots):
             if 0 <= index < len(self.seats) and self.seats[index] is None:
                 self._seat_bot(index)
@@ -1301,7 +1305,7 @@ class TableActor:
             stacks=[caps[i] if i is not None else 0 for i in ids],
             options=options,
             host=host,
-            carry=self.carry,
+            carry=self._carry_for(ids),
             clan_members=[i is not None and i in clans for i in ids],
         )
         try:
@@ -1340,19 +1344,39 @@ class TableActor:
         self.bot_counts = {}
         self._advance()
 
+    def _carry_for(self, ids: list[str | None]) -> Any:
+        """The carry for a new hand whose engine seats hold the players ``ids``: the last
+        settled hand's carry with its engine seats renumbered by player
+        (:meth:`~sanh.games.base.Game.remap_carry`), so a carried winner, banker or gà member
+        stays the same player when someone left or sat down between hands."""
+        if self.carry is None or self.carry_players is None:
+            return self.carry
+        new_seat = {pid: seat for seat, pid in enumerate(ids) if pid is not None}
+        seats = {
+            old: new_seat.get(pid) if pid is not None else None
+            for old, pid in enumerate(self.carry_players)
+        }
+        return self.game.remap_carry(self.carry, seats)
+
     def _new_hand_state(self, config: TableConfig) -> tuple[Any, TableConfig]:
-        """The new hand's state and config; a carry that no longer fits the lineup (its seat
-        left between hands: a Phỏm winner's seat number past the new seat count) is dropped
-        rather than keeping the table from ever dealing again."""
+        """The new hand's state and config. A carry that still does not fit the lineup (it
+        cannot once remapped by player, :meth:`_carry_for`; a last resort) is dealt as if every
+        seat it names had left (``remap_carry(carry, {})``: a gà pot keeps its money). Only a
+        game that does not remap its carry (its carry holds no money) has it dropped; for
+        another the hand does not start (raised) rather than lose a carried pot."""
         try:
             return self.game.new_state(config), config
         except ConfigError:
             if config.carry is None:
                 raise
-            log.warning("table %s: the carry does not fit this lineup; dealt without it", self.id)
-            self.carry = None
-            config = dataclasses.replace(config, carry=None)
-            return self.game.new_state(config), config
+            log.warning("table %s: the carry does not fit this lineup", self.id)
+            remapping = type(self.game).remap_carry is not Game.remap_carry
+            fallback = self.game.remap_carry(config.carry, {}) if remapping else None
+            config = dataclasses.replace(config, carry=fallback)
+            state = self.game.new_state(config)  # raises for a money carry: the hand waits
+            if not remapping:
+                self.carry = None
+            return state, config
 
     def _hand_cap(
         self, slot: SeatSlot, bound: int | None = None, balance: int | None = None
@@ -1754,6 +1778,7 @@ class TableActor:
             return
         self.hands_completed += 1
         self.carry = self.game.carry(state)
+        self.carry_players = players
         result = fast_jsonable(settlement)
         self.last_result = {"hand": self.hand, "settlement": result, "players": players}
         for conn in list(self.watchers.values()):

@@ -548,6 +548,19 @@ class LedgerBank:
             return None
         return json.loads(rows[0][0]), json.loads(rows[0][1])
 
+    def last_settled_players(self, table: str) -> list[str | None] | None:
+        """Engine seat -> player id of the table's last settled hand (``None``: a seat gone
+        or empty), the lineup its carry is numbered by."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT players FROM hands WHERE table_id = ? ORDER BY hand DESC LIMIT 1",
+                (table,),
+            )
+        if not rows:
+            return None
+        players = json.loads(rows[0][0])
+        return [p if isinstance(p, str) else None for p in players]
+
     def stakes_at(self, table: str) -> list[str]:
         """Players with gold in a stake account of this table."""
         prefix = stake_account(table, 0)[: -len("0")]

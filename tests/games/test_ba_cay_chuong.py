@@ -409,3 +409,16 @@ def test_views_ignore_cards_hidden_from_the_viewer(seed: int, seats: int, steps:
         cards[a][i], cards[b][j] = cards[b][j], cards[a][i]
         swapped = dataclasses.replace(state, cards=tuple(map(tuple, cards)))
         assert GAME.observe(swapped, viewer) == GAME.observe(state, viewer)
+
+
+def test_remap_carry_keeps_the_banker_the_same_player() -> None:
+    """Between rounds seats are renumbered (a player left): the carried banker moves with the
+    player; a banker who left is replaced by a random draw (``{"banker": None}``)."""
+    carry = {"banker": 3}
+    moved = GAME.remap_carry(carry, {0: 0, 1: None, 2: 1, 3: 2})
+    assert moved == {"banker": 2} and carry == {"banker": 3}
+    assert GAME.new_state(table(3, carry=moved)).banker == 2
+    gone = GAME.remap_carry(carry, {0: 0, 1: 1, 2: 2, 3: None})
+    assert gone == {"banker": None}
+    assert GAME.new_state(table(3, carry=gone)).banker is None  # drawn at random
+    assert GAME.remap_carry(None, {0: 0}) is None

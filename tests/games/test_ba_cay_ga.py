@@ -428,3 +428,23 @@ def test_views_ignore_cards_hidden_from_the_viewer(seed: int, seats: int, steps:
         cards[a][i], cards[b][j] = cards[b][j], cards[a][i]
         swapped = dataclasses.replace(state, cards=tuple(map(tuple, cards)))
         assert GAME.observe(swapped, viewer) == GAME.observe(state, viewer)
+
+
+def test_remap_carry_drops_a_member_who_left_and_keeps_the_pot() -> None:
+    """RULES.md §10.6: the gà a leaver paid stays in the pot. Between rounds seat 1 left and a
+    newcomer sat (new seat 2): the members are renumbered, the leaver is no member, the pot is
+    unchanged, and the next round deals the members with the whole pot at stake."""
+    carry = {"pot": 300, "members": (0, 1, 2)}
+    moved = GAME.remap_carry(carry, {0: 0, 1: None, 2: 1})
+    assert moved == {"pot": 300, "members": (0, 1)}
+    state = GAME.new_state(table(3, carry=moved))
+    assert state.pot == 300 and state.players == (0, 1) and not state.collecting
+    state = finish(state, {0: "9h 8c 3s", 1: "2c 2s 3c"})  # seat 0 scores 10: takes the gà
+    settlement = GAME.settle(state)
+    assert settlement.deltas == (100 + 300, -100, 0) and settlement.house == -300
+    # Every member gone: the pot stays, and a new gà is collected around it.
+    empty = GAME.remap_carry(carry, {0: None, 1: None, 2: None})
+    assert empty == {"pot": 300, "members": ()}
+    again = GAME.new_state(table(2, carry=empty))
+    assert again.pot == 300 and again.collecting
+    assert GAME.remap_carry(None, {0: 0}) is None

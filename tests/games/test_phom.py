@@ -914,3 +914,18 @@ def swap_cards(state: PhomState, first: tuple[int, int], second: tuple[int, int]
     places[second[0]][second[1]] = a
     hands = tuple(tuple(sorted(places[s])) for s in range(len(state.hands)))
     return dataclasses.replace(state, stock=tuple(places[-1]), hands=hands)
+
+
+def test_remap_carry_keeps_the_winner_the_same_player() -> None:
+    """Between games seats are renumbered (a player left): the carried winner moves with the
+    player; a winner who left leaves no winner, so the game starts as a first game."""
+    carry = {"winner": 2}
+    moved = GAME.remap_carry(carry, {0: 0, 1: None, 2: 1})
+    assert moved == {"winner": 1} and carry == {"winner": 2}
+    state = GAME.new_state(config(2, carry=moved))
+    assert state.order[0] == 1
+    gone = GAME.remap_carry(carry, {0: 0, 1: 1, 2: None})
+    assert gone == {"winner": None}
+    first = GAME.new_state(config(2, carry=gone))
+    assert first.phase == "pick" or first.order[0] == 0  # the first-game rule
+    assert GAME.remap_carry(None, {0: 0}) is None

@@ -789,10 +789,10 @@ def test_reveal_seeds_takes_only_its_three_values() -> None:
         Settings(reveal_seeds="sometimes")
 
 
-def test_a_hand_that_cannot_open_is_tried_again_after_the_pause() -> None:
-    """Phỏm carries the last winner's engine seat; with that seat's player away the lineup is
-    shorter and the hand cannot open. The table tries again after each pause (between hands,
-    on its clock) instead of standing still, and deals once the player is back."""
+def test_a_carried_winner_away_deals_a_first_game_at_once() -> None:
+    """Phỏm carries the last winner's engine seat; with that player away the lineup is
+    shorter: the carry is renumbered by player (:meth:`Game.remap_carry`), the winner is not in
+    it, and the game is dealt at once as a first game (``{"winner": None}``)."""
     clock = ManualClock()
 
     async def body(services: WalletServices, hall: Hall) -> None:
@@ -800,13 +800,156 @@ def test_a_hand_that_cannot_open_is_tried_again_after_the_pause() -> None:
         actor = _table(hall, "phom", 3, players[0])
         await _sit(actor, *players)
         actor.carry = {"winner": 2}  # the third seat won the last hand
+        actor.carry_players = [p.info.id for p in players]
         await actor.call("disconnect", players[2].conn, None)
-        await advance_to(clock, hall, clock.now() + 1.0)  # the pause: two players, no hand
-        assert actor.state is None and actor.hand == 0
-        assert clock.next_due() == clock.now() + 1.0, "no new try scheduled"
-        await actor.call("join", players[2].conn, None)
-        await advance_to(clock, hall, clock.now() + 1.0)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause
         assert actor.state is not None and actor.hand == 1
-        assert len(actor.hand_players) == 3
+        assert actor.state.config.carry == {"winner": None}
+        assert len(actor.hand_players) == 2
 
     _run(body, clock, timer_scale=1.0)
+
+
+def test_a_money_carry_that_cannot_be_used_is_kept_and_the_hand_tried_again() -> None:
+    """3 Cây Gà: a carried pot whose carry the engine refuses is never dropped (that would
+    lose the pot's chips): the hand does not open, the carry is kept, and the table tries again
+    after each pause (between hands, on its clock) instead of standing still."""
+    clock = ManualClock()
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(2)]
+        actor = _table(hall, "ba-cay-ga", 2, players[0])
+        actor.carry = {"pot": 300, "members": "broken"}
+        await _sit(actor, *players)
+        await advance_to(clock, hall, clock.now() + 1.0)  # the pause: no hand
+        assert actor.state is None and actor.hand == 0
+        assert actor.carry == {"pot": 300, "members": "broken"}
+        assert clock.next_due() == clock.now() + 1.0, "no new try scheduled"
+
+    _run(body, clock, timer_scale=1.0)
+
+
+# ----- the carry across a changed lineup ------------------------------------------------------
+_PREFER = ("Ready", "Start", "Bet", "Flip")
+
+
+async def _drive(actor: TableActor, humans: list[Seat], until: Callable[[], bool]) -> None:
+    """Play for ``humans`` (each acts its first legal action of :data:`_PREFER`, else lets its
+    timer run) and move the clock one due time at a time until ``until()`` holds."""
+    clock, hall = _ACTIVE[-1]
+    sent: set[tuple[str, int, str]] = set()
+    deadline = time.monotonic() + 60
+    while not until():
+        assert time.monotonic() < deadline, "timed out"
+        acted = False
+        for human in humans:
+            views = human.views()
+            if not views or actor.state is None:
+                continue
+            view = views[-1]["view"]
+            legal = [a for a in view.get("legal_actions") or [] if a["type"] in _PREFER]
+            legal.sort(key=lambda a: _PREFER.index(a["type"]))
+            key = (human.info.id, view["version"], legal[0]["type"]) if legal else None
+            if key is not None and key not in sent:
+                sent.add(key)
+                await _act(actor, human, legal[0], view["version"])
+                acted = True
+        await settle(hall)
+        if not acted and not until():
+            due = clock.next_due()
+            if due is None:
+                await asyncio.sleep(0.005)
+            else:
+                clock.advance_to(max(due, clock.now()))
+                await settle(hall)
+
+
+def _between_hands(actor: TableActor, hands: int) -> Callable[[], bool]:
+    return lambda: actor.hands_completed >= hands and actor.state is None
+
+
+def _money(services: WalletServices, players: list[Seat], table: str) -> int:
+    """The players' posted balances, the house's (where a gà pot lives) and the escrow's."""
+    accounts = [player_account(p.info.id) for p in players] + ["house", f"escrow:{table}"]
+    return sum(services.ledger.balance(a) for a in accounts)
+
+
+def test_a_ga_pot_stays_whole_when_a_member_leaves_between_rounds() -> None:
+    """3 Cây Gà: a carried pot with three members; the middle member leaves between rounds
+    (the last one's engine seat moves from 2 to 1). The next round is dealt as a carried round
+    of the two members still here, with the whole pot (RULES.md §10.6: the leaver's gà stays),
+    and no chip is created or lost: players + house + escrow unchanged, the audit clean."""
+    from sanh.ledger.audit import audit
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"g{i}") for i in range(3)]
+        actor = _table(hall, "ba-cay-ga", 3, players[0])
+        await _sit(actor, *players)
+        carry: dict[str, Any] = {}
+        for hands in range(1, 30):  # until a round ends with nobody on 10: the pot carries
+            await _drive(actor, players, _between_hands(actor, hands))
+            carry = actor.carry
+            if carry["pot"] > 0 and len(carry["members"]) == 3:
+                break
+        assert carry["pot"] > 0 and carry["members"] == (0, 1, 2), carry
+        before = _money(services, players, actor.id)
+        await actor.call("leave", players[1].conn, None)
+        await _until(lambda: actor.state is not None)
+        state = actor.state
+        assert state.config.carry == {"pot": carry["pot"], "members": (0, 1)}
+        assert state.pot == carry["pot"] and not state.collecting
+        assert [actor.seats[t].player.id for t in actor.hand_players] == [  # type: ignore[union-attr]
+            players[0].info.id,
+            players[2].info.id,
+        ]
+        assert _money(services, players, actor.id) == before
+        report = audit(services.ledger, hold_max_age_s=None)
+        assert report.ok, report
+
+    _run(body, timer_scale=0.01)
+
+
+def test_a_carried_phom_winner_stays_the_same_player_after_a_leave() -> None:
+    """Phỏm: the winner's engine seat changes when a seat before it leaves between games;
+    the next game's carry names the same player."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"f{i}") for i in range(4)]
+        actor = _table(hall, "phom", 4, players[0])
+        await _sit(actor, *players)
+        winner: str | None = None
+        for hands in range(1, 20):  # until the winner sits past seat 0 (someone before it)
+            await _drive(actor, players, _between_hands(actor, hands))
+            if actor.carry and actor.carry.get("winner"):
+                winner = actor.carry_players[actor.carry["winner"]]  # type: ignore[index]
+                break
+        assert winner is not None
+        first = actor.carry_players[0]  # type: ignore[index]
+        leaver = next(p for p in players if p.info.id == first)  # seats after it move down
+        await actor.call("leave", leaver.conn, None)
+        await _until(lambda: actor.state is not None)
+        seat = actor.state.config.carry["winner"]
+        assert actor.seats[actor.hand_players[seat]].player.id == winner  # type: ignore[union-attr]
+
+    _run(body, timer_scale=0.01)
+
+
+def test_the_ba_cay_chuong_banker_stays_the_same_player_after_another_leaves() -> None:
+    """Ba Cây Chương: the host (the last seat) banks; a player before it leaves between
+    rounds, so the banker's engine seat moves from 3 to 2: the next round's banker is the same
+    player (the carry is renumbered, not dropped)."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"c{i}") for i in range(4)]
+        actor = _table(hall, "ba-cay-chuong", 4, players[3])
+        await _sit(actor, *players)
+        await _drive(actor, players, _between_hands(actor, 1))
+        banker = actor.carry_players[actor.carry["banker"]]  # type: ignore[index]
+        leaver = next(p for p in players[:3] if p.info.id != banker)
+        await actor.call("leave", leaver.conn, None)
+        await _until(lambda: actor.state is not None)
+        seat = actor.state.config.carry["banker"]
+        assert actor.state.banker == seat
+        assert actor.seats[actor.hand_players[seat]].player.id == banker  # type: ignore[union-attr]
+
+    _run(body, timer_scale=0.01)
