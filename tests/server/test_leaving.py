@@ -147,8 +147,8 @@ async def _guests(hall: InProcessHall, http: httpx.AsyncClient, *names: str) -> 
 
 async def _deal(hall: InProcessHall, actor: TableActor, after: int) -> int:
     """Move the clock on, one due time at a time, until a hand numbered above ``after`` is
-    under way; its number."""
-    while actor.state is None or actor.hand <= after:
+    under way (not one that ended as it was dealt, such as an instant win); its number."""
+    while actor.state is None or actor.hand <= after or actor.game.is_terminal(actor.state):
         due = hall.clock.next_due()
         assert due is not None, "nothing is scheduled and no hand is dealt"
         await hall.advance_to(due)
