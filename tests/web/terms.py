@@ -31,6 +31,7 @@ from sanh.games.driver import chance_event, random_action
 from sanh.games.three_card_poker import _FORCED as TCP_FORCED_FOLDS
 from sanh.ledger.model import TransferCode
 from sanh.notation.jsonable import to_jsonable
+from sanh.server import api as server_api
 from sanh.server import app as server_app
 from sanh.server.protocol import ErrorCode
 
@@ -84,6 +85,7 @@ HTTP_ERRORS = (
     "malformed",
     "refused",
     "rate_limited",
+    "method_not_allowed",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""
@@ -312,9 +314,10 @@ def game_terms(game_id: str) -> dict[str, set[str]]:
 
 def http_error_codes() -> set[str]:
     """The error codes the HTTP API sends, read from its source (``ApiError(status, code, …)``
-    and ``{"error": code}`` bodies)."""
+    and ``{"error": code}`` bodies) of the handlers and of the API layer (sanh/server/api.py)."""
     codes: set[str] = set()
-    for node in ast.walk(ast.parse(inspect.getsource(server_app))):
+    nodes = [n for m in (server_app, server_api) for n in ast.walk(ast.parse(inspect.getsource(m)))]
+    for node in nodes:
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ApiError":
             if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
                 codes.add(str(node.args[1].value))
