@@ -915,7 +915,8 @@ def test_a_carried_phom_winner_stays_the_same_player_after_a_leave() -> None:
 
     async def body(services: WalletServices, hall: Hall) -> None:
         players = [Seat(services, f"f{i}") for i in range(4)]
-        actor = _table(hall, "phom", 4, players[0])
+        # Ù K off: a next game that ended as it was dealt would carry its own winner on.
+        actor = _table(hall, "phom", 4, players[0], {"phom.u_k": "off"})
         await _sit(actor, *players)
         winner: str | None = None
         for hands in range(1, 20):  # until the winner sits past seat 0 (someone before it)
