@@ -1569,14 +1569,8 @@ class TableActor:
         """
         now = self._clock.now()
         for engine_seat in turn:
-            slot = self.seats[self.hand_players[engine_seat]]
-            if slot is None or slot.bot is not None or slot.restored:
-                continue
-            if slot.leaving:
-                reason: Reason = "leave"
-            elif not slot.connected and now >= self._grace_end(slot):
-                reason = "disconnect"
-            else:
+            reason = self._absence(self.seats[self.hand_players[engine_seat]], now)
+            if reason is None:
                 continue
             action = self.game.default_action(self.state, engine_seat, reason)
             if action is not None and self.game.is_legal(self.state, action):
@@ -1592,14 +1586,8 @@ class TableActor:
         assert self.state is not None
         now = self._clock.now()
         for engine_seat, table_seat in enumerate(self.hand_players):
-            slot = self.seats[table_seat]
-            if slot is None or slot.bot is not None or slot.restored:
-                continue
-            if slot.leaving:
-                reason: Reason = "leave"
-            elif not slot.connected and now >= self._grace_end(slot):
-                reason = "disconnect"
-            else:
+            reason = self._absence(self.seats[table_seat], now)
+            if reason is None:
                 continue
             action = self.game.default_action(self.state, engine_seat, reason)
             if action is None or action.seat != engine_seat or not type(action).anytime:
@@ -1608,6 +1596,18 @@ class TableActor:
                 self._apply(action)
                 return True
         return False
+
+    def _absence(self, slot: SeatSlot | None, now: float) -> Reason | None:
+        """Why a player's seat gets the game's default now: ``leave`` (it left the hand now),
+        ``disconnect`` (away past its grace), or ``None`` (present, a bot, or restored after a
+        restart, which only gets timeouts)."""
+        if slot is None or slot.bot is not None or slot.restored:
+            return None
+        if slot.leaving:
+            return "leave"
+        if not slot.connected and now >= self._grace_end(slot):
+            return "disconnect"
+        return None
 
     def _grace_end(self, slot: SeatSlot) -> float:
         """Until when a disconnected player's turns wait for them (one turn timer)."""
