@@ -118,6 +118,9 @@ class LedgerStore(ABC):
 
     dialect: ClassVar[str]
     url: str
+    write_attempts: int = 0
+    """Write transactions begun by :meth:`run_write` (a retry counts again): tells a hook
+    run in an earlier attempt from one run in the attempt that committed."""
 
     @abstractmethod
     def write(self) -> Any:
@@ -138,6 +141,7 @@ class LedgerStore(ABC):
     def run_write(self, work: Callable[[StoreTx], T]) -> T:
         """Run ``work`` in a write transaction, retrying it on write conflicts."""
         for attempt in range(_RETRIES):
+            self.write_attempts += 1
             try:
                 with self.write() as tx:
                     return work(tx)

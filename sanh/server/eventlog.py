@@ -129,14 +129,19 @@ class EventLog:
 
         ``on_apply(tx)`` writes the pending events, then runs ``then(tx)`` (the batch's own
         record), all in the batch's transaction. The writer is held off meanwhile (so this
-        blocks for at most one of its commits).
+        blocks for at most one of its commits). Rows count as durable only if the hook ran in
+        the store's last write attempt, the one that committed: rows taken by an attempt that
+        was rolled back and retried without the hook stay pending.
         """
         with self._commit_lock:
             taken: list[tuple[list[Row], int]] = []
+            hooked = [-1]
+            """The store's write attempt in which the hook last ran."""
 
             def on_apply(tx: TxHandle) -> None:
                 if not taken:  # a retried transaction writes the same rows again
                     taken.append(self._take())
+                hooked[0] = self.store.write_attempts
                 for row in taken[0][0]:
                     tx.execute(INSERT, row)
                 then(tx)
@@ -147,6 +152,12 @@ class EventLog:
                 if taken:
                     self._put_back(taken[0][0])
                 raise
+            if taken and hooked[0] != self.store.write_attempts:
+                # The attempt that committed ran no hook (a retry that applied nothing, or
+                # another write after it): the rows taken earlier were rolled back with
+                # their attempt, so they are still to be written.
+                self._put_back(taken[0][0])
+                taken.clear()
             if taken and taken[0][0]:
                 self._count(taken[0][0])
         if taken and taken[0][0]:

@@ -1825,7 +1825,9 @@ class TableActor:
         """
         players = self._hand_player_ids()
         words = describe(reason)
-        self._log_buffer = []  # a void replaces whatever the hand had not logged yet
+        # The events applied so far go first, in the void's transaction: an ack (or a view)
+        # already queued for this command names them, and leaves with the void's result.
+        self._flush_log()
         self.bank.void_hand(self.id, self.hand, words)
         self.hands_voided += 1
         for conn in list(self.watchers.values()):

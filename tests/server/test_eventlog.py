@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -101,3 +102,34 @@ def test_an_in_memory_database_is_written_on_the_callers_connection() -> None:
     with services.ledger.store.read() as tx:
         assert tx.execute("SELECT payload FROM table_events") == [("a",)]
     services.close()
+
+
+def test_events_taken_by_a_retried_attempt_stay_pending_when_the_retry_runs_no_hook(
+    db: Path,
+) -> None:
+    """A ledger write whose first attempt ran the hook (taking the pending events) and then
+    hit a retryable conflict, and whose retry applied nothing (so ran no hook: the batch was
+    refused this time), committed none of those events: they stay pending, and are written."""
+    store = open_store(f"sqlite:///{db}")
+    events = EventLog(store)
+    events.append("t1", 1, 1, "a")
+    events.append("t1", 1, 2, "b")
+    attempts = []
+
+    def batch(on_apply: Callable[[object], None]) -> str:
+        def attempt(tx: object) -> str:
+            attempts.append(tx)
+            if len(attempts) == 1:
+                on_apply(tx)  # applied: the hook takes and inserts the events ...
+                raise sqlite3.OperationalError("database is locked")  # ... then a conflict
+            return "refused"  # the retry applies nothing: no hook
+
+        return store.run_write(attempt)
+
+    assert events.run_with_log(batch, lambda tx: None) == "refused"
+    assert len(attempts) == 2
+    assert _rows(db) == []
+    assert events.pending == 2  # not counted durable: nothing committed them
+    events.close()  # writes what is pending
+    assert [r[3] for r in _rows(db)] == ["a", "b"]
+    store.close()

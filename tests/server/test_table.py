@@ -606,6 +606,45 @@ def test_an_engine_fault_mid_hand_voids_the_hand_and_releases_its_holds() -> Non
     _run(body, timer_scale=1.0)
 
 
+def test_an_ack_sent_before_a_fault_names_an_action_the_log_keeps() -> None:
+    """A command that fails after its action was applied and acknowledged (here the views
+    sent after it) voids the hand; the ack still leaves with the command's other messages,
+    so the action it names must be in the event log, written before the void."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and actor.state.phase == "bet")
+        by_seat = {p.last_view()["viewer"]: p for p in players}
+        first = actor.state.betting.actor
+        hand = actor.hand
+
+        def broken(*args: Any, **kw: Any) -> None:
+            raise RuntimeError("engine bug")
+
+        actor.game = type(actor.game)()
+        actor.game.observe = broken  # type: ignore[method-assign]
+        nonce = uuid.uuid4().hex
+        message = p.Act(
+            table=actor.id,
+            nonce=nonce,
+            version=actor.state.version,
+            action={"type": "Call", "seat": first},
+        )
+        await actor.call("act", by_seat[first].conn, message)
+        assert actor.hands_voided == 1 and actor.state is None
+        acks = [m for m in by_seat[first].drain() if m["type"] == "ack" and m["nonce"] == nonce]
+        assert len(acks) == 1
+        bank: Any = actor.bank
+        logged = bank._events(actor.id, hand)
+        calls = [e for e in logged if e.get("type") == "Call" and e.get("seat") == first]
+        assert len(calls) == 1
+        assert logged[-1]["kind"] == "void"  # the action, then the void
+
+    _run(body, timer_scale=1.0)
+
+
 # ----- holds ---------------------------------------------------------------------------------
 def _move_gold(services: WalletServices, source: Seat, target: Seat, amount: int) -> None:
     result = services.ledger.transfer(
