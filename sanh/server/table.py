@@ -26,9 +26,11 @@ a short drop costs nothing: a deadline that passes while they are away applies t
 ``"disconnect"`` default, and once they have been away for a whole turn timer that default
 applies at once whenever they must act, and at once wherever the turn is when it is the seat's
 ``anytime`` removal (Liêng, Phỏm, TLMN...: :meth:`TableActor._apply_removals`). A seat
-restored after a restart (RULES.md §2.8) only gets timeouts. A bet the wallet cannot cover is
-refused, and the game may answer it (:meth:`~sanh.games.base.Game.unfunded_action`: Three
-Card Poker's Play becomes a fold).
+restored after a restart (RULES.md §2.8) counts as away from the hand's resumption: its
+player has one turn timer to come back, then the ``"timeout"`` default applies the same way
+(at once on every turn), so a recovered hand ends within its timers. A bet the wallet
+cannot cover is refused, and the game may answer it
+(:meth:`~sanh.games.base.Game.unfunded_action`: Three Card Poker's Play becomes a fold).
 
 Leaving (docs/protocol.md, "Leaving a table"). Between hands a ``leave`` or ``stand`` frees the
 seat at once and costs nothing. During the seat's hand it is a leave *after this hand*
@@ -404,8 +406,17 @@ class TableActor:
                 continue  # an empty seat of a house round
             info = self.bank.player_info(player_id)
             bot = self._new_bot() if info.bot else None
+            # A restored player is away until they come back: one turn timer from the
+            # resumption (:meth:`_on_resume_hand` starts it), then their timeout default.
+            human = bot is None
             self.seats[table_seat] = SeatSlot(
-                info, secrets.token_urlsafe(24), bot=bot, ready=True, restored=bot is None
+                info,
+                secrets.token_urlsafe(24),
+                bot=bot,
+                ready=True,
+                restored=human,
+                connected=not human,
+                dropped_at=self._clock.now() if human else None,
             )
             seated.add(player_id)
         self.state = state
@@ -1228,6 +1239,9 @@ class TableActor:
 
     def _on_resume_hand(self, conn: Connection | None, data: Any) -> None:
         self.resumed_at = self._clock.now()
+        for slot in self.seats:
+            if slot is not None and slot.restored:
+                slot.dropped_at = self.resumed_at  # their grace runs from the resumption
         self._advance()
 
     def _on_start(self, conn: Connection | None, data: Any) -> None:
@@ -1599,14 +1613,15 @@ class TableActor:
 
     def _absence(self, slot: SeatSlot | None, now: float) -> Reason | None:
         """Why a player's seat gets the game's default now: ``leave`` (it left the hand now),
-        ``disconnect`` (away past its grace), or ``None`` (present, a bot, or restored after a
-        restart, which only gets timeouts)."""
-        if slot is None or slot.bot is not None or slot.restored:
+        ``disconnect`` (away past its grace), ``timeout`` (restored after a restart and not
+        reclaimed within its grace: RULES.md §2.8's timeouts, applied at once from then on),
+        or ``None`` (present, a bot, or still within its grace)."""
+        if slot is None or slot.bot is not None:
             return None
         if slot.leaving:
             return "leave"
         if not slot.connected and now >= self._grace_end(slot):
-            return "disconnect"
+            return "timeout" if slot.restored else "disconnect"
         return None
 
     def _grace_end(self, slot: SeatSlot) -> float:

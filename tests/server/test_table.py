@@ -645,6 +645,41 @@ def test_an_ack_sent_before_a_fault_names_an_action_the_log_keeps() -> None:
     _run(body, timer_scale=1.0)
 
 
+def test_a_restored_hand_nobody_comes_back_to_ends_within_a_turn_timer() -> None:
+    """After a restart, the seats rebuilt from the log count as away (RULES.md §2.8): their
+    players get one turn timer to come back, then their timeout default applies at once
+    whenever they must act, so a hand nobody returns to ends one turn timer after it resumes
+    (not one timer per turn: a Tiến lên hand has dozens)."""
+    clock = ManualClock()
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        actor = _table(hall, "tien-len", 3, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.state is not None and actor.state.version > 1)
+        hand, version = actor.hand, actor.state.version
+        await actor.stop()
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
+        assert rebuilt.recover() == "resumed"
+        assert rebuilt.state.version == version
+        assert all(s is not None and s.restored and not s.present for s in rebuilt.seats)
+        hall.tables[actor.id] = rebuilt
+        resumed = clock.now()
+        rebuilt.start()
+        await settle(hall)
+        assert rebuilt.state is not None and rebuilt.hand == hand  # waits for its players
+        turn = hall.settings.scaled(hall.settings.turn_timer)
+        await advance_to(clock, hall, resumed + turn + 1e-6)
+        assert rebuilt.hands_completed >= 1, rebuilt.state
+        assert rebuilt.last_result is not None and rebuilt.last_result["hand"] == hand
+        bank: Any = rebuilt.bank
+        assert bank._events(rebuilt.id, hand)[-1]["kind"] == "settle"
+
+    _run(body, clock=clock, timer_scale=1.0, between_hands=5)
+
+
 # ----- holds ---------------------------------------------------------------------------------
 def _move_gold(services: WalletServices, source: Seat, target: Seat, amount: int) -> None:
     result = services.ledger.transfer(
