@@ -43,6 +43,7 @@ from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
+from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
@@ -278,6 +279,8 @@ class RecalledHand(msgspec.Struct):
     view: dict[str, Any] | None
     settlement: dict[str, Any]
     server_seed: str | None
+    chat: list[p.ChatEntry] = []
+    """The table chat said during the hand (kept for the hand's seated players only)."""
 
 
 class Health(msgspec.Struct):
@@ -702,6 +705,12 @@ def create_app(
                 if isinstance(message, p.Ping):
                     conn.send(p.Pong())
                     continue
+                if isinstance(message, p.LobbyChat):
+                    hall.lobby_chat.watch(conn, message.watch)
+                    continue
+                if isinstance(message, p.Chat) and message.table is None:
+                    lobby_say(conn, message.text)
+                    continue
                 dispatch(conn, message)
                 if conn.closed:
                     break
@@ -710,6 +719,7 @@ def create_app(
         finally:
             hall.metrics.connections -= 1
             if conn is not None:
+                hall.lobby_chat.forget(conn)
                 for table_id in list(conn.tables):
                     actor = hall.tables.get(table_id)
                     if actor is not None:
@@ -719,6 +729,25 @@ def create_app(
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await writer
+
+    def lobby_say(conn: Connection, raw: str) -> None:
+        """A line of lobby chat, from a listener (sanh/server/chat.py)."""
+        if id(conn) not in hall.lobby_chat.listeners:
+            conn.send(_coded_error(p.ErrorCode.NOT_AT_TABLE, "lobby_chat_first"))
+            return
+        line, problem = clean_line(raw)
+        if problem is not None:
+            conn.send(_coded_error(*problem))
+            return
+        player = conn.player.id
+        if not hall.chat_limiter.allows(player):
+            reason = text("chat_too_fast", CHAT_BURST, f"{1 / CHAT_PER_SECOND:g}")
+            conn.send(_coded_error(p.ErrorCode.CHAT_TOO_FAST, reason))
+            return
+        hall.chat_limiter.take(player)
+        hall.lobby_chat.say(
+            p.ChatEntry(player=player, name=conn.player.name, text=line, at=hall.clock.now())
+        )
 
     def welcome(player: PlayerInfo) -> p.Welcome:
         return p.Welcome(
@@ -792,6 +821,10 @@ def create_app(
             actor.submit("remove_bots", conn)
         elif isinstance(message, p.Host):
             actor.submit("host", conn, message.amount)
+        elif isinstance(message, p.Chat):
+            actor.submit("chat", conn, message.text)
+        elif isinstance(message, p.ChatSpectators):
+            actor.submit("chat_spectators", conn, message.allow)
 
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
