@@ -48,6 +48,7 @@ from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
+from sanh.server.rules import rules_document
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
@@ -223,6 +224,45 @@ class GameInfo(msgspec.Struct):
 
 class Games(msgspec.Struct):
     games: list[GameInfo]
+
+
+class RulesText(msgspec.Struct):
+    """A game's rules in one language: a short "how to play" and the main rules."""
+
+    how_to_play: str
+    rules: list[str]
+
+
+class HouseBet(msgspec.Struct):
+    """A house bet: its payout and its exact house edge (sanh.analysis, full enumeration)."""
+
+    bet: str
+    table: str | None
+    """Tài Xỉu's kind of table (``system``: fee 5 %, ``player``: fee 3 %); null elsewhere."""
+    payout: str
+    """``n:1``, or the paytable from the best hand down (``40-30-5-4-1``)."""
+    house_edge: float
+    exact_house_edge: str
+    """The house edge as a fraction ``p/q`` of the stake."""
+    rtp: float
+
+
+class GameRules(msgspec.Struct):
+    """One game's rules at hand, in Vietnamese and English; its house bets."""
+
+    id: str
+    name: str
+    name_vi: str
+    banked: bool
+    section: str
+    """Where RULES.md gives the rules in full."""
+    vi: RulesText
+    en: RulesText
+    bets: list[HouseBet]
+
+
+class Rules(msgspec.Struct):
+    games: list[GameRules]
 
 
 class TableEntry(msgspec.Struct):
@@ -528,6 +568,17 @@ def create_app(
                 }
             )
         return {"games": sorted(out, key=lambda g: g["id"])}
+
+    @endpoint("GET", "/api/rules", response=Rules)
+    async def rules() -> Any:
+        """Each offered game's rules and "how to play" in Vietnamese and English, and each
+        house bet's payout and exact house edge (``sanh.analysis``; sanh/server/rules.py)."""
+        offered = [
+            (g.info.id, g.info.name, g.info.name_vi, g.info.banked)
+            for g in REGISTRY.values()
+            if settings.game_offered(g.info.id)
+        ]
+        return {"games": rules_document(sorted(offered))}
 
     @endpoint("GET", "/api/lobby", response=Lobby)
     async def lobby(query: LobbyQuery) -> Any:
