@@ -13,7 +13,7 @@ const MAX_CHARS = 200; // CHAT_MAX_CHARS (sanh/server/chat.py); the server refus
 const PHRASES = ["hello", "luck", "nice", "hurry", "thanks", "again", "gg", "bye"];
 const EMOJI = [
   ["smile", "😀"], ["laugh", "😂"], ["cool", "😎"], ["cry", "😭"], ["angry", "😡"],
-  ["thumbs", "👍"], ["clap", "👏"], ["pray", "🤞"], ["fire", "🔥"], ["money", "💰"],
+  ["love", "😍"], ["wow", "😮"], ["heart", "❤"], ["peace", "✌"], ["joker", "🃏"],
 ];
 
 const docks = { table: null, lobby: null }; // the chat panels on the page, by kind
@@ -121,7 +121,7 @@ function lineNode(dock, line) {
   }
   const item = el("li", { className: `chat-line${mine ? " mine" : ""}`, "data-player": line.player }, who, el("span", { className: "sep", text: ": " }), el("span", { className: "text", text: line.text }));
   if (!mine) {
-    const mute = el("button", { type: "button", className: "mute link", text: "🔇", title: t("chat.mute", { name: line.name }), "aria-label": t("chat.mute", { name: line.name }) });
+    const mute = el("button", { type: "button", className: "mute link", text: t("chat.mute_short"), title: t("chat.mute", { name: line.name }), "aria-label": t("chat.mute", { name: line.name }) });
     mute.onclick = () => setMuted(line.player, line.name, true);
     item.append(" ", mute);
   }
