@@ -119,6 +119,19 @@ def test_bad_lines_are_refused_with_their_code_and_said_nowhere(tmp_path: Path) 
         )
         await refused(watcher, "xin chào", "chat_not_allowed", "spectators_read_only")
         await refused(stranger, "xin chào", "not_at_table", "not_at_table")
+        for frame in (
+            {"type": "chat", "table": actor.id, "text": 5},
+            {"type": "chat", "table": actor.id, "text": "hi", "html": "<b>hi</b>"},
+            {"type": "chat", "table": actor.id},
+        ):
+            mark = len(guest.messages)
+            await guest.send(frame)
+            answer = await guest.wait_for(_of("error"), 30, mark)
+            assert answer["code"] == "malformed", answer
+        answer = await _say(guest, "hi", "no-such-table")
+        assert (answer["code"], answer["table"]) == ("no_such_table", "no-such-table")
+        await hall.settle()
+        assert not actor.chat_history, "nothing was said"
         # The refusals cost no token: the whole burst is still there, then the rate holds.
         for n in range(CHAT_BURST):
             assert (await _say(guest, f"line {n}", actor.id))["type"] == "chat"
