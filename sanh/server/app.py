@@ -578,7 +578,8 @@ def create_app(
             for g in REGISTRY.values()
             if settings.game_offered(g.info.id)
         ]
-        return {"games": rules_document(sorted(offered))}
+        # The first call enumerates every bet (about a second): off the event loop.
+        return {"games": await asyncio.to_thread(rules_document, sorted(offered))}
 
     @endpoint("GET", "/api/lobby", response=Lobby)
     async def lobby(query: LobbyQuery) -> Any:

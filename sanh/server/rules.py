@@ -5,7 +5,7 @@ text), and for the house games each bet's payout and its exact house edge from
 
 The house edges are those of each game's default rule set (the hall's own tables): Tài Xỉu at a
 system table (fee 5 %) and at a player table (fee 3 %), Three Card Poker's and Teen Patti
-20-20's default paytables. They are computed once, at the first request.
+20-20's default paytables. Computed once, at the first request, in a thread (off the event loop).
 """
 
 from __future__ import annotations
