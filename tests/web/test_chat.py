@@ -4,6 +4,7 @@
   made from it, no script runs. Quick phrases and emoji send their text; a spectator reads but
   cannot write until the host allows it; muting a player hides their lines in this browser
   (kept over a reload), unmuting shows them again.
+* A line said during a hand is in that hand's recall page, as text.
 * The rules page opens from the lobby's menu, shows every game's rules in the page's language
   and each house bet's exact house edge as sanh.analysis computes it; at a table the rules open
   in a panel over the table, which stays connected.
@@ -19,7 +20,14 @@ from playwright.sync_api import Browser, Page
 
 from sanh.analysis.odds import odds_providers
 from tests.web.conftest import DESKTOP, start_hall
-from tests.web.helpers import check_translated, create_table, shoot, sign_in, switch_language
+from tests.web.helpers import (
+    check_translated,
+    create_table,
+    play_round,
+    shoot,
+    sign_in,
+    switch_language,
+)
 
 XSS = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>'
 
@@ -204,5 +212,26 @@ def test_the_rules_open_from_the_lobby_and_from_a_table(page: Page, tmp_path: Pa
         page.wait_for_selector("#rules-panel", state="hidden")
         assert page.evaluate("() => window.sanh.ws.readyState") == 1
         page.wait_for_selector(".seat[data-mine]")
+    finally:
+        hall.stop()
+
+
+def test_a_hands_chat_is_in_its_recall_as_plain_text(page: Page, tmp_path: Path) -> None:
+    hall = start_hall(tmp_path)
+    try:
+        sign_in(page, hall.url)
+        create_table(page, "poker-aof", seats=2, bots=1)
+        said = f"chúc may mắn {XSS}"
+        played = play_round(page, "poker-aof", on_decision=lambda: _say(page, said))
+        hand = played["result"]["hand"]
+        table = page.evaluate("() => window.sanh.table")
+        page.goto(f"{hall.url}/#/recall/{table}:{hand}")
+        page.wait_for_selector("#recall-chat .chat-line")
+        assert page.eval_on_selector_all(
+            "#recall-chat .chat-line .text", "nodes => nodes.map(n => n.textContent)"
+        ) == [said]
+        assert page.locator("#recall-chat img, #recall-chat script").count() == 0
+        assert page.evaluate("() => window.__xss") is None
+        check_translated(page)
     finally:
         hall.stop()
