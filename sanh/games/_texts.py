@@ -328,6 +328,13 @@ SERVER_TEXTS: Mapping[str, str] = {
     "frame_too_large": "frames are limited to {n0} bytes",
     "slow_down": "too many messages; slow down",
     "no_table_named": "no table '{n0}'",
+    # ----- chat (sanh/server/chat.py) ----------------------------------------------------
+    "chat_empty": "say something first",
+    "chat_too_long": "a chat line is at most {n0} characters",
+    "chat_too_fast": "chat slower: {n0} lines at once, then one every {n1} s",
+    "spectators_read_only": "spectators read this table's chat; the host may let them write",
+    "host_sets_chat": "only the host decides who may chat",
+    "lobby_chat_first": "listen to the lobby chat first",
     # ----- the HTTP API (sanh/server/app.py) ---------------------------------------------
     "body_too_large": "body too large",
     "log_in_first": "log in first",

@@ -43,10 +43,12 @@ from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
+from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
+from sanh.server.rules import rules_document
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
@@ -224,6 +226,45 @@ class Games(msgspec.Struct):
     games: list[GameInfo]
 
 
+class RulesText(msgspec.Struct):
+    """A game's rules in one language: a short "how to play" and the main rules."""
+
+    how_to_play: str
+    rules: list[str]
+
+
+class HouseBet(msgspec.Struct):
+    """A house bet: its payout and its exact house edge (sanh.analysis, full enumeration)."""
+
+    bet: str
+    table: str | None
+    """Tài Xỉu's kind of table (``system``: fee 5 %, ``player``: fee 3 %); null elsewhere."""
+    payout: str
+    """``n:1``, or the paytable from the best hand down (``40-30-5-4-1``)."""
+    house_edge: float
+    exact_house_edge: str
+    """The house edge as a fraction ``p/q`` of the stake."""
+    rtp: float
+
+
+class GameRules(msgspec.Struct):
+    """One game's rules at hand, in Vietnamese and English; its house bets."""
+
+    id: str
+    name: str
+    name_vi: str
+    banked: bool
+    section: str
+    """Where RULES.md gives the rules in full."""
+    vi: RulesText
+    en: RulesText
+    bets: list[HouseBet]
+
+
+class Rules(msgspec.Struct):
+    games: list[GameRules]
+
+
 class TableEntry(msgspec.Struct):
     """What the lobby shows of a table."""
 
@@ -278,6 +319,8 @@ class RecalledHand(msgspec.Struct):
     view: dict[str, Any] | None
     settlement: dict[str, Any]
     server_seed: str | None
+    chat: list[p.ChatEntry] = []
+    """The table chat said during the hand (kept for the hand's seated players only)."""
 
 
 class Health(msgspec.Struct):
@@ -526,6 +569,18 @@ def create_app(
             )
         return {"games": sorted(out, key=lambda g: g["id"])}
 
+    @endpoint("GET", "/api/rules", response=Rules)
+    async def rules() -> Any:
+        """Each offered game's rules and "how to play" in Vietnamese and English, and each
+        house bet's payout and exact house edge (``sanh.analysis``; sanh/server/rules.py)."""
+        offered = [
+            (g.info.id, g.info.name, g.info.name_vi, g.info.banked)
+            for g in REGISTRY.values()
+            if settings.game_offered(g.info.id)
+        ]
+        # The first call enumerates every bet (about a second): off the event loop.
+        return {"games": await asyncio.to_thread(rules_document, sorted(offered))}
+
     @endpoint("GET", "/api/lobby", response=Lobby)
     async def lobby(query: LobbyQuery) -> Any:
         """Tables, filtered by ``game``, ``stake_min``, ``stake_max``, ``open_seats``."""
@@ -702,6 +757,12 @@ def create_app(
                 if isinstance(message, p.Ping):
                     conn.send(p.Pong())
                     continue
+                if isinstance(message, p.LobbyChat):
+                    hall.lobby_chat.watch(conn, message.watch)
+                    continue
+                if isinstance(message, p.Chat) and message.table is None:
+                    lobby_say(conn, message.text)
+                    continue
                 dispatch(conn, message)
                 if conn.closed:
                     break
@@ -710,6 +771,7 @@ def create_app(
         finally:
             hall.metrics.connections -= 1
             if conn is not None:
+                hall.lobby_chat.forget(conn)
                 for table_id in list(conn.tables):
                     actor = hall.tables.get(table_id)
                     if actor is not None:
@@ -719,6 +781,25 @@ def create_app(
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await writer
+
+    def lobby_say(conn: Connection, raw: str) -> None:
+        """A line of lobby chat, from a listener (sanh/server/chat.py)."""
+        if id(conn) not in hall.lobby_chat.listeners:
+            conn.send(_coded_error(p.ErrorCode.NOT_AT_TABLE, "lobby_chat_first"))
+            return
+        line, problem = clean_line(raw)
+        if problem is not None:
+            conn.send(_coded_error(*problem))
+            return
+        player = conn.player.id
+        if not hall.chat_limiter.allows(player):
+            reason = text("chat_too_fast", CHAT_BURST, f"{1 / CHAT_PER_SECOND:g}")
+            conn.send(_coded_error(p.ErrorCode.CHAT_TOO_FAST, reason))
+            return
+        hall.chat_limiter.take(player)
+        hall.lobby_chat.say(
+            p.ChatEntry(player=player, name=conn.player.name, text=line, at=hall.clock.now())
+        )
 
     def welcome(player: PlayerInfo) -> p.Welcome:
         return p.Welcome(
@@ -792,6 +873,10 @@ def create_app(
             actor.submit("remove_bots", conn)
         elif isinstance(message, p.Host):
             actor.submit("host", conn, message.amount)
+        elif isinstance(message, p.Chat):
+            actor.submit("chat", conn, message.text)
+        elif isinstance(message, p.ChatSpectators):
+            actor.submit("chat_spectators", conn, message.allow)
 
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."

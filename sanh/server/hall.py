@@ -16,6 +16,7 @@ from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
 from sanh.games.base import Game, GameInfo, OptionSpec, OptionValue, TableConfig
 from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
+from sanh.server.chat import ChatLimiter, LobbyChat
 from sanh.server.clock import Clock, LoopClock
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
@@ -93,6 +94,9 @@ class Hall:
         self.on_hand_end = on_hand_end
         self.tables: dict[str, TableActor] = {}
         self.metrics = Metrics()
+        self.chat_limiter = ChatLimiter(self.clock)
+        """Every player's chat rate, over the lobby and every table (sanh/server/chat.py)."""
+        self.lobby_chat = LobbyChat()
         self.log_writer = LogWriter(bank)
         """One group commit of event logs for every table."""
         self._counter = 0
@@ -198,6 +202,7 @@ class Hall:
             command_seconds=self.metrics.command_seconds,
             clock=self.clock,
         )
+        actor.chat_limiter = self.chat_limiter
         self.tables[table_id] = actor
         if save:
             self.bank.save_table(table_id, actor.spec_json())

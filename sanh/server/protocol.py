@@ -28,6 +28,11 @@ __all__ = [
     "BuyIn",
     "BuyInPanel",
     "CancelLeave",
+    "Chat",
+    "ChatEntry",
+    "ChatHistory",
+    "ChatLine",
+    "ChatSpectators",
     "ClientMessage",
     "Error",
     "ErrorCode",
@@ -39,6 +44,7 @@ __all__ = [
     "LeavePending",
     "LeaveQuote",
     "Left",
+    "LobbyChat",
     "Ping",
     "Pong",
     "QuoteLeave",
@@ -85,6 +91,10 @@ class ErrorCode(StrEnum):
     BAD_RESUME = "bad_resume"
     LEAVE_QUOTE_UNKNOWN = "leave_quote_unknown"
     LEAVE_COST_CHANGED = "leave_cost_changed"
+    CHAT_EMPTY = "chat_empty"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_TOO_FAST = "chat_too_fast"
+    CHAT_NOT_ALLOWED = "chat_not_allowed"
 
 
 # ----- client -> server ------------------------------------------------------------------
@@ -192,6 +202,29 @@ class Host(ClientMessage, tag="host"):
     amount: int
 
 
+class Chat(ClientMessage, tag="chat"):
+    """Say a line of chat: at ``table`` (watching it), or in the lobby (``table`` omitted,
+    after ``lobby_chat``). Plain text, at most ``CHAT_MAX_CHARS`` characters once trimmed
+    (sanh/server/chat.py); never read as markup."""
+
+    text: str
+    table: str | None = None
+
+
+class LobbyChat(ClientMessage, tag="lobby_chat"):
+    """Hear the lobby's chat (``watch`` true: answered by its ``chat_history``) or stop."""
+
+    watch: bool = True
+
+
+class ChatSpectators(ClientMessage, tag="chat_spectators"):
+    """The host lets the table's spectators write in its chat (``allow``) or not (the
+    default: spectators read only)."""
+
+    table: str
+    allow: bool
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep-alive; answered by ``pong``."""
 
@@ -211,6 +244,9 @@ CLIENT_TYPES = (
     | AddBots
     | RemoveBots
     | Host
+    | Chat
+    | LobbyChat
+    | ChatSpectators
     | Ping
 )
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(CLIENT_TYPES)
@@ -262,6 +298,8 @@ class TableUpdate(ServerMessage, tag="table"):
     bank: int | None = None
     """A player-hosted table's bank: the amount its banker chose (``None``: no banker, or a
     table the house banks)."""
+    spectator_chat: bool = False
+    """The host lets spectators write in the table's chat (``chat_spectators``)."""
 
 
 class BuyInPanel(ServerMessage, tag="buyin_panel"):
@@ -346,6 +384,33 @@ class Left(ServerMessage, tag="left"):
     """The last hand the seat was in (or the hand under way for a ``leave_now``)."""
 
 
+class ChatEntry(msgspec.Struct):
+    """One line of chat."""
+
+    player: str
+    name: str
+    text: str
+    """Plain text as the player typed it (trimmed): a client shows it as text, never markup."""
+    at: float
+    """When it was said (epoch seconds, the hall's clock)."""
+    seat: int | None = None
+    """The speaker's table seat (``None``: a spectator, or the lobby)."""
+
+
+class ChatLine(ServerMessage, tag="chat"):
+    """A line said at ``table`` (``None``: in the lobby)."""
+
+    table: str | None
+    line: ChatEntry
+
+
+class ChatHistory(ServerMessage, tag="chat_history"):
+    """The last lines of a table's chat (on ``join``) or the lobby's (on ``lobby_chat``)."""
+
+    table: str | None
+    lines: list[ChatEntry]
+
+
 class Pong(ServerMessage, tag="pong"):
     """Answer to ``ping``."""
 
@@ -376,6 +441,8 @@ SERVER_TYPES = (
     | LeavePending
     | LeaveQuote
     | Left
+    | ChatLine
+    | ChatHistory
 )
 """Every message the server sends."""
 

@@ -131,6 +131,10 @@ class Bank(Protocol):
         """Release the holds and post the settlement as one linked batch, with its event."""
         ...
 
+    def keep_chat(self, table: str, hand: int, lines: list[dict[str, Any]]) -> None:
+        """Keep the chat lines said during a settled hand, for its seats' recall."""
+        ...
+
     def void_hand(self, table: str, hand: int, reason: str) -> None:
         """Release every hold of the hand (a refund) and log why."""
         ...

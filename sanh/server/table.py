@@ -58,7 +58,7 @@ import secrets
 import time
 import types
 import typing
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,6 +85,7 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server.chat import CHAT_BURST, CHAT_HISTORY, CHAT_PER_SECOND, ChatLimiter, clean_line
 from sanh.server.clock import Clock, Handle, LoopClock
 from sanh.server.jsonview import fast_jsonable
 from sanh.server.metrics import Histogram
@@ -186,6 +187,8 @@ class TableSpec:
     bank: int = 0
     """A player-hosted table's bank: what its banker (``host``) chose with a ``host`` message;
     0: no banker (betting closed, RULES.md §5.7)."""
+    spectator_chat: bool = False
+    """The host lets spectators write in the table's chat (``chat_spectators``)."""
 
 
 class LogWriter:
@@ -308,6 +311,12 @@ class TableActor:
         """Rebuild from the log (:meth:`recover`) before the first command (lazy restore)."""
         self.recovery: str | None = None
         """What the rebuild did (``clean``, ``resumed``, ``voided``, ``failed``)."""
+        self.chat_limiter = ChatLimiter(self._clock)
+        """Each player's chat rate (the hall gives every table its own shared one)."""
+        self.chat_history: deque[p.ChatEntry] = deque(maxlen=CHAT_HISTORY)
+        """The table's last chat lines, sent to whoever joins."""
+        self.hand_chat: list[dict[str, Any]] = []
+        """The lines said during the hand under way: kept with it for its seats' recall."""
 
     # ----- lifecycle ------------------------------------------------------------------
     def spec_json(self) -> dict[str, Any]:
@@ -326,6 +335,7 @@ class TableActor:
             "name": spec.name,
             "bots": sorted(spec.bots),
             "bank": spec.bank,
+            "spectator_chat": spec.spectator_chat,
         }
 
     def _save(self) -> None:
@@ -687,6 +697,8 @@ class TableActor:
         if seat is not None:
             self._reclaim(seat)
         self._send_update(conn)
+        if self.chat_history:
+            self._send(conn, p.ChatHistory(table=self.id, lines=list(self.chat_history)))
         if seat is not None:
             self._advance()
 
@@ -1059,6 +1071,49 @@ class TableActor:
         self._broadcast()
         self._schedule_start()
 
+    def _on_chat(self, conn: Connection | None, data: Any) -> None:
+        """A line of table chat: from a seated player, the host, or a spectator if the host
+        allows (``spectator_chat``); refused lines are said nowhere (sanh/server/chat.py)."""
+        assert conn is not None
+        player = conn.player.id
+        if id(conn) not in self.watchers:
+            self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
+            return
+        seat = self._seat_of(player)
+        if seat is None and player != self.spec.host and not self.spec.spectator_chat:
+            self._refuse(conn, p.ErrorCode.CHAT_NOT_ALLOWED, "spectators_read_only")
+            return
+        line, problem = clean_line(str(data))
+        if problem is not None:
+            self._refuse(conn, *problem)
+            return
+        if not self.chat_limiter.allows(player):
+            reason = text("chat_too_fast", CHAT_BURST, f"{1 / CHAT_PER_SECOND:g}")
+            self._refuse(conn, p.ErrorCode.CHAT_TOO_FAST, reason)
+            return
+        self.chat_limiter.take(player)
+        entry = p.ChatEntry(
+            player=player, name=conn.player.name, text=line, at=self._clock.now(), seat=seat
+        )
+        self.chat_history.append(entry)
+        if self.state is not None:
+            self.hand_chat.append(
+                {"player": player, "name": entry.name, "text": line, "at": entry.at, "seat": seat}
+            )
+        message = p.ChatLine(table=self.id, line=entry)
+        for watcher in list(self.watchers.values()):
+            self._send(watcher, message)
+
+    def _on_chat_spectators(self, conn: Connection | None, data: Any) -> None:
+        """The host lets spectators write in the chat, or not."""
+        assert conn is not None
+        if conn.player.id != self.spec.host:
+            self._refuse(conn, p.ErrorCode.NOT_HOST, "host_sets_chat")
+            return
+        self.spec.spectator_chat = bool(data)
+        self._save()
+        self._broadcast()
+
     def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
         if conn is not None and conn.player.id != self.spec.host:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "host_adds_bots")
@@ -1297,6 +1352,7 @@ class TableActor:
             if slot is not None:
                 caps[slot.player.id] = self._hand_cap(slot, bound, balances.get(slot.player.id))
         self.hand += 1
+        self.hand_chat = []
         self.server_seed = new_server_seed()
         rng_seed = self.server_seed
         if self.rng_factory is not None:
@@ -1792,6 +1848,12 @@ class TableActor:
             self._void_hand("void_settlement")
             return
         self.hands_completed += 1
+        if self.hand_chat:
+            try:
+                self.bank.keep_chat(self.id, self.hand, self.hand_chat)
+            except Exception:  # the hand is settled: a chat that cannot be kept is only lost
+                log.exception("table %s: hand %s's chat cannot be kept", self.id, self.hand)
+            self.hand_chat = []
         self.carry = self.game.carry(state)
         self.carry_players = players
         result = fast_jsonable(settlement)
@@ -1966,6 +2028,7 @@ class TableActor:
             resume_token=slot.resume_token if slot is not None and slot.bot is None else None,
             status=self._status(),
             bank=self.spec.bank if self._banker() is not None else None,
+            spectator_chat=self.spec.spectator_chat,
         )
 
     def _send_update(self, conn: Connection) -> None:

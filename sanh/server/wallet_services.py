@@ -78,6 +78,9 @@ _SCHEMA = (
     " net BIGINT NOT NULL, finished_at BIGINT NOT NULL, PRIMARY KEY (player_id, hand_id))",
     "CREATE INDEX IF NOT EXISTS hand_players_recent ON hand_players (player_id, finished_at)",
     "CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id, hand)",
+    "CREATE TABLE IF NOT EXISTS hand_chat ("
+    " hand_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL,"
+    " PRIMARY KEY (hand_id, seq))",
 )
 
 _TOKEN_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
@@ -450,6 +453,20 @@ class LedgerBank:
         )
         if not result.ok:
             raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
+
+    def keep_chat(self, table: str, hand: int, lines: list[dict[str, Any]]) -> None:
+        """Keep the chat lines said during a settled hand (``hand_chat``), for its seats'
+        recall."""
+        hand_id = f"{table}:{hand}"
+
+        def work(tx: StoreTx) -> None:
+            for seq, line in enumerate(lines):
+                tx.execute(
+                    "INSERT INTO hand_chat (hand_id, seq, line) VALUES (?, ?, ?)",
+                    (hand_id, seq, json.dumps(line, ensure_ascii=False)),
+                )
+
+        self.ledger.store.run_write(work)
 
     def void_hand(self, table: str, hand: int, reason: str) -> None:
         """Release every hold of the hand and log why (a refund); a player out of the hand
@@ -843,7 +860,12 @@ class WalletServices:
             game, config_from_json(json.loads(config), game), json.loads(events), int(seat)
         )
         seated: list[str | None] = json.loads(players)
+        with self.ledger.store.read() as tx:
+            chat = tx.execute(
+                "SELECT line FROM hand_chat WHERE hand_id = ? ORDER BY seq", (hand_id,)
+            )
         return {
+            "chat": [json.loads(r[0]) for r in chat],
             "id": hand_id,
             "game": game_id,
             "hand": int(hand),

@@ -4,6 +4,8 @@ import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has }
 import { cardsHTML, isCardCode, dieSVG } from "/cards.js";
 import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe, textParts } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
+import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
+import { renderRulesPage } from "/rules.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -139,6 +141,7 @@ async function route() {
   if (page === "table" && arg) return renderTable(decodeURIComponent(arg));
   if (page === "profile") return renderProfile();
   if (page === "recall") return renderRecall(arg ? decodeURIComponent(arg) : arg);
+  if (page === "rules") return renderRulesPage(app, arg ? decodeURIComponent(arg) : null);
   return renderLobby();
 }
 window.addEventListener("hashchange", route);
@@ -256,6 +259,7 @@ async function renderLobby() {
       <button type="submit">${t("lobby.join_invite")}</button>
     </form>
   </section>`;
+  mountLobbyChat(app, { token: state.token, player: state.player, protocol: PROTOCOL });
   document.getElementById("refresh").onclick = () => route();
   document.getElementById("open-only").onchange = (e) => {
     const q = new URLSearchParams();
@@ -411,6 +415,7 @@ function onMessage(message) {
       // A buy-in or a cash-out moves gold between the wallet and the table stake.
       if (myStake(previous) !== myStake(message)) refreshBalance();
       maybeAutoSit(message);
+      chatTableUpdate(message, state.player);
       renderTableBody();
       break;
     }
@@ -439,6 +444,10 @@ function onMessage(message) {
       onLeft(message);
       break;
     case "ack":
+      break;
+    case "chat":
+    case "chat_history":
+      chatMessage(message);
       break;
     case "error":
       showBanner(errorHeadline(message.code), "error", 5000, refusalText(message));
@@ -530,6 +539,7 @@ function renderTable(tableId) {
   closeSocket();
   state.table = tableId;
   app.innerHTML = `<section class="table-page" id="table-page"><p>${t("table.waiting")}</p></section>`;
+  mountTableChat(app, tableId, send, state.player);
   connect(tableId);
   state.ticker = setInterval(tickTimers, 200);
 }
@@ -1011,6 +1021,7 @@ async function renderRecall(handId) {
       <h1>${esc(gameName(game))} · ${t("table.hand")} ${hand.hand}</h1>
       <dl class="fields view">${fields.map(([k, v]) => `<dt>${esc(tg("field", game, k))}</dt><dd>${renderValue(game, k, v, who)}</dd>`).join("")}</dl>
       <h2>${t("recall.actions")}</h2><ol class="log recall-log" id="recall-log" data-lang="${getLang()}">${(hand.actions || []).map((a) => recallEventHTML(game, a, who)).join("")}</ol>
+      ${recallChatHTML(hand.chat)}
       ${renderResult({ hand: hand.hand, settlement: hand.settlement, seats: players, server_seed: hand.server_seed }, update)}</section>`;
     return;
   }

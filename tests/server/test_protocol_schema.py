@@ -43,11 +43,12 @@ def test_the_schema_is_valid_and_names_every_message() -> None:
     client = published()["$defs"]["client_message"]["discriminator"]["mapping"]
     assert set(server) == {
         "welcome", "table", "buyin_panel", "result", "ack", "error", "pong", "balance",
-        "leave_pending", "leave_quote", "left",
+        "leave_pending", "leave_quote", "left", "chat", "chat_history",
     }  # fmt: skip
     assert set(client) == {
         "hello", "resume", "join", "leave", "sit", "stand", "buyin", "act", "add_bots",
-        "remove_bots", "ping", "cancel_leave", "quote_leave", "leave_now", "host",
+        "remove_bots", "ping", "cancel_leave", "quote_leave", "leave_now", "host", "chat",
+        "lobby_chat", "chat_spectators",
     }  # fmt: skip
 
 
