@@ -21,7 +21,7 @@ import random
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -336,6 +336,11 @@ def table_log(db_url: str, table: str) -> dict[int, list[dict[str, Any]]]:
             "SELECT hand, seq, payload FROM table_events WHERE table_id = ? ORDER BY hand, seq",
             (table,),
         ).fetchall()
+    return events_by_hand(rows)
+
+
+def events_by_hand(rows: Iterable[Sequence[Any]]) -> dict[int, list[dict[str, Any]]]:
+    """``table_events`` rows ``(hand, seq, payload)`` as decoded events by hand (``seq`` added)."""
     out: dict[int, list[dict[str, Any]]] = {}
     for hand, seq, payload in rows:
         event = json.loads(payload)

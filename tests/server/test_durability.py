@@ -14,7 +14,6 @@ once on PostgreSQL (skipped without a server, except under ``CI=true``).
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import subprocess
 import sys
@@ -30,7 +29,7 @@ import pytest
 from sanh.ledger.store import open_store
 from tests.ledger.conftest import drop_schema, require_postgres
 from tests.server.conftest import HallProcess, free_port
-from tests.server.harness import WsPlayer
+from tests.server.harness import WsPlayer, events_by_hand
 
 KILLS = 5
 SCALE = 0.05
@@ -94,12 +93,7 @@ def _log(db_url: str, table: str) -> dict[int, list[dict[str, Any]]]:
             )
     finally:
         store.close()
-    out: dict[int, list[dict[str, Any]]] = {}
-    for hand, seq, payload in rows:
-        event = json.loads(payload)
-        event["seq"] = int(seq)
-        out.setdefault(int(hand), []).append(event)
-    return out
+    return events_by_hand(rows)
 
 
 def _moves(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
