@@ -155,13 +155,18 @@ async def _deal(hall: InProcessHall, actor: TableActor, after: int) -> int:
     return actor.hand
 
 
-async def _play_out(hall: InProcessHall, actor: TableActor, hands: int) -> None:
-    """Move the clock on (the table's defaults and its bots play every seat) until ``hands``
-    hands are complete; the next one is not dealt."""
-    while actor.hands_completed < hands:
+async def _play_out(hall: InProcessHall, actor: TableActor, hand: int) -> None:
+    """Move the clock on (the table's defaults and its bots play every seat) until hand
+    ``hand``, the one under way, has its result; the next one is not dealt.
+
+    It waits for that hand, not for a count of completed hands: a hand that ended as it was
+    dealt (an instant win, which :func:`_deal` steps over) is completed too."""
+    assert actor.hand == hand, (actor.hand, hand)
+    while actor.state is not None:
         due = hall.clock.next_due()
         assert due is not None, "nothing is scheduled and the hand is not over"
         await hall.advance_to(due)
+    assert actor.hand == hand, "the next hand was dealt before the test looked"
 
 
 @pytest.mark.parametrize("game", ["tien-len", "sam-loc", "phom"])
@@ -170,7 +175,7 @@ def test_leaving_between_hands_costs_nothing(tmp_path: Path, game: str) -> None:
         leaver, other = await _guests(hall, http, "lan", "minh")
         actor = await _table(hall, http, game, other, [leaver, other], bots=1)
         hand = await _deal(hall, actor, 0)
-        await _play_out(hall, actor, 1)
+        await _play_out(hall, actor, hand)
         # The clock stands still between the result and the next deal.
         assert actor.state is None and actor.hand == hand
         result = await leaver.wait_for(_of("result", hand=hand), 30)
@@ -219,7 +224,7 @@ def test_leaving_during_a_hand_waits_for_its_result_and_can_be_cancelled(tmp_pat
         await leaver.send({"type": "cancel_leave", "table": actor.id})
         cancelled = await leaver.wait_for(_of("leave_pending"), 30, mark)
         assert cancelled["pending"] is False
-        await _play_out(hall, actor, 1)
+        await _play_out(hall, actor, hand)
         await leaver.wait_for(_of("result", hand=hand), 30, mark)
         hand = await _deal(hall, actor, hand)
         await leaver.wait_for(lambda m: _in_hand(m, hand - 1), 30, mark)
@@ -229,7 +234,7 @@ def test_leaving_during_a_hand_waits_for_its_result_and_can_be_cancelled(tmp_pat
         await leaver.send({"type": "leave", "table": actor.id})
         pending = await leaver.wait_for(_of("leave_pending"), 30, mark)
         assert (pending["pending"], pending["stand"]) == (True, False)
-        await _play_out(hall, actor, 2)
+        await _play_out(hall, actor, hand)
         result = await leaver.wait_for(_of("result", hand=hand), 30, mark)
         left = await leaver.wait_for(_of("left"), 30, mark)
         assert left["hand"] == hand
@@ -268,7 +273,7 @@ def test_leaving_now_charges_at_most_the_quote(tmp_path: Path, game: str) -> Non
         await leaver.send({"type": "leave_now", "table": actor.id, "quote_id": quote["quote_id"]})
         left = await leaver.wait_for(_of("left"), 30, mark)
         assert left["hand"] == hand
-        await _play_out(hall, actor, 1)
+        await _play_out(hall, actor, hand)
         await other.wait_for(_of("result", hand=hand), 30)
         charged = before - await _balance(http, hall, leaver)
         assert charged == -net_of(hall, leaver.player)
@@ -333,7 +338,7 @@ def test_a_stale_quote_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         assert (fresh["cost"], fresh["hand"]) == (ante["min"], hand)
         assert not player.of_type("left")
         # A quote of a finished round is unknown in the next one.
-        await _play_out(hall, actor, 1)
+        await _play_out(hall, actor, hand)
         await player.wait_for(_of("result", hand=hand), 30, mark)
         await _deal(hall, actor, hand)
         await player.wait_for(lambda m: _in_hand(m, hand), 30, mark)
