@@ -942,7 +942,7 @@ function bindTable(page, update, ctx, renderer) {
 // ----- profile and recall ------------------------------------------------------------------
 async function renderProfile() {
   const me = await api("/api/me");
-  const { transfers } = await api("/api/statement?limit=30");
+  const { transfers } = await api("/api/statement?limit=50");
   const { clans } = await api("/api/clans");
   setBalance(me.balance);
   const xp = Object.entries(me.xp || {}).map(([game, value]) =>
@@ -960,8 +960,8 @@ async function renderProfile() {
     ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
     <h2>${t("profile.clan")}</h2>${clan}
     <h2>${t("profile.statement")}</h2>
-    <div class="scroll"><table class="list"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th class="num">${t("profile.amount")}</th></tr></thead>
-    <tbody>${transfers.map((x) => `<tr><td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td><td class="num ${x.amount >= 0 ? "win" : "loss"}">${signed(x.amount)}</td></tr>`).join("")}</tbody></table></div>
+    <div class="scroll"><table class="list statement"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th>${t("profile.status")}</th><th class="num">${t("profile.amount")}</th><th class="num">${t("profile.balance_after")}</th></tr></thead>
+    <tbody>${transfers.map(statementRowHTML).join("")}</tbody></table></div>
   </section>`;
   document.getElementById("daily-gold").onclick = async () => {
     try {
@@ -986,6 +986,20 @@ async function renderProfile() {
   document.querySelectorAll("[data-join]").forEach((b) => {
     b.onclick = async () => { await api(`/api/clans/${encodeURIComponent(b.dataset.join)}/join`, { method: "POST" }); route(); };
   });
+}
+
+// One line of the wallet: a hold is one line, pending (the amount held) until its hand
+// settles it (the amount posted) or releases it; the last column is the running balance.
+function statementRowHTML(x) {
+  const pending = x.status === "pending";
+  const amount = pending ? x.held : x.amount;
+  const held = x.status === "settled" || x.status === "released"
+    ? ` <span class="muted">(${t("profile.held")} ${gold(Math.abs(x.held))})</span>` : "";
+  return `<tr class="statement-line ${esc(x.status)}" data-status="${esc(x.status)}" data-amount="${x.amount}" data-balance="${x.balance}">`
+    + `<td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td>`
+    + `<td>${esc(t(`statement.${x.status}`))}${held}</td>`
+    + `<td class="num ${pending ? "muted" : amount >= 0 ? "win" : "loss"}">${signed(amount)}</td>`
+    + `<td class="num">${gold(x.balance)}</td></tr>`;
 }
 
 // One event of a recalled hand (the server lists only what this seat could know): the deal and
