@@ -565,6 +565,23 @@ class LedgerBank:
             return None
         return json.loads(rows[0][0]), json.loads(rows[0][1])
 
+    def recent_records(self, table: str, limit: int) -> list[dict[str, Any]]:
+        """The public records of the table's last ``limit`` settled hands that have one,
+        oldest first (read from the settle events of the log: ``seq`` 1,000,000 and up, below
+        a void's 2,000,000)."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT hand, payload FROM table_events WHERE table_id = ?"
+                " AND seq >= 1000000 AND seq < 2000000 ORDER BY hand DESC LIMIT ?",
+                (table, limit),
+            )
+        out = []
+        for hand, payload in reversed(rows):
+            record = json.loads(payload).get("record")
+            if isinstance(record, dict):
+                out.append({"hand": int(hand), **record})
+        return out
+
     def last_settled_players(self, table: str) -> list[str | None] | None:
         """Engine seat -> player id of the table's last settled hand (``None``: a seat gone
         or empty), the lineup its carry is numbered by."""

@@ -6,6 +6,7 @@ import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe,
 import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
 import { renderRulesPage } from "/rules.js";
+import { recentHTML } from "/road.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -343,6 +344,7 @@ function closeSocket() {
   state.table = null;
   state.update = null;
   state.result = null;
+  state.recent = [];
   state.buyin = null;
   state.leave = null;
   state.quote = null;
@@ -419,8 +421,15 @@ function onMessage(message) {
       renderTableBody();
       break;
     }
+    case "recent":
+      if (message.table === state.table) state.recent = message.records || [];
+      renderTableBody();
+      break;
     case "result":
       state.result = message;
+      if (message.record && message.table === state.table) {
+        state.recent = [...(state.recent || []), message.record].slice(-100);
+      }
       if (typeof message.balance === "number") setBalance(message.balance);
       renderTableBody();
       break;
@@ -878,6 +887,7 @@ function renderTableBody() {
     ${renderBankForm(update, seated)}
     ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
     ${renderResult(state.result, update)}
+    ${recentHTML(update.game, state.recent)}
     ${view ? renderDetails(view, ctx) : ""}`;
   bindTable(page, update, ctx, renderer);
   tickTimers();
