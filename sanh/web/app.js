@@ -722,6 +722,14 @@ function voidedHTML(game, result) {
   return result.voided ? `<p class="muted small voided-reason">${esc(result.voided)}</p>` : "";
 }
 
+// The last result stays up between hands and clears once the next hand is dealt (a view of a
+// later hand under way); house tables keep their last rounds in the road below.
+function resultShown(result, update) {
+  if (!result) return false;
+  const view = update && update.view;
+  return !view || view.terminal || update.hand <= result.hand;
+}
+
 function renderResult(result, update) {
   if (!result) return "";
   const game = update ? update.game : "";
@@ -886,7 +894,7 @@ function renderTableBody() {
     ${renderBuyin()}
     ${renderBankForm(update, seated)}
     ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
-    ${renderResult(state.result, update)}
+    ${resultShown(state.result, update) ? renderResult(state.result, update) : ""}
     ${recentHTML(update.game, state.recent)}
     ${view ? renderDetails(view, ctx) : ""}`;
   bindTable(page, update, ctx, renderer);

@@ -1,6 +1,7 @@
-"""The Tài Xỉu road (issue 12, item 7) in the page: after rounds played by clicking, the bead
-plate holds one bead per round with the round's total, the counts per side add up, and a
-reload (a new ``join``) draws the same road from the server's ``recent``."""
+"""The Tài Xỉu road (issue 12, item 7) and the result panel (item 8) in the page: after
+rounds played by clicking, the bead plate holds one bead per round with the round's side, the
+counts per side add up, the last result clears once the next round is dealt, and a reload (a
+new ``join``) draws the same road from the server's ``recent``."""
 
 from __future__ import annotations
 
@@ -47,6 +48,17 @@ def test_the_road_shows_every_round_and_survives_a_reload(page: Page, tmp_path: 
         }
         assert sum(counts.values()) == len(road)
         assert counts == {s: sum(1 for _, x in road if x == s) for s in counts}
+        # The result shows the player's own line first, and it clears once the next round
+        # is dealt (the road keeps the round).
+        assert page.locator(f"#result[data-hand='{last['hand']}'] .my-result").count() == 1
+        page.wait_for_function(
+            "h => { const u = window.sanh.update;"
+            " return u && u.hand > h && u.view && !u.view.terminal; }",
+            arg=last["hand"],
+            timeout=HANG,
+        )
+        page.wait_for_function("() => !document.getElementById('result')", timeout=HANG)
+        assert page.locator(f"#recent .bead[data-hand='{last['hand']}']").count() == 1
         shoot(page, "tai-xiu-road")
         check_both_languages(page)
         page.reload()
