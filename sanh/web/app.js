@@ -764,6 +764,9 @@ function renderResult(result, update) {
 
 // A generic rendering of a view value (the details panel and the settlement facts).
 const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$|^my_(confirmed|pending)$)/i;
+// Card counts (Tiến lên's penalty lá, paid per seat): counts, never gold, though "paid" looks
+// like money.
+const COUNTS = /(_la$|^la$|^la_)/;
 // Seat fields whose names also look like money (small_blind_seat, banker): a seat wins.
 const SEAT_FIRST = /(^|_)(seat|banker)$/;
 // Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
@@ -789,6 +792,10 @@ function renderValue(game, key, value, who) {
       ? `<div>${name(entry[0])}: ${entry.slice(1).map((v) => renderValue(game, "", v, who)).join(" · ")}</div>`
       : renderValue(game, "", entry, who)).join("") || "—";
   }
+  if (COUNTS.test(key) && Array.isArray(value) && value.every((v) => typeof v === "number")) {
+    return value.map((v, seat) => `<span data-count-seat="${seat}">${name(seat)}: ${t("table.la_count", { n: v })}</span>`).join(" · ") || "—";
+  }
+  if (COUNTS.test(key) && typeof value === "number") return t("table.la_count", { n: value });
   if (Array.isArray(value)) {
     if (!value.length) return "—";
     if (value.every((v) => v === null || isCardCode(v))) return cardsHTML(value, { size: "xs" });
