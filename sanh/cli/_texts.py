@@ -52,7 +52,7 @@ def describe(
     """An engine text code in words in ``lang``; a text that is no known code as it is.
 
     ``seat`` names an engine seat (default: "Ghế 2" / "Seat 2"); ``gold`` writes an amount
-    (default: ``1,234.00``).
+    (default: the language's format, ``1,234.00`` / ``1.234,00``).
     """
     index = LANGUAGES.index(lang)
     table = web_strings()
@@ -70,5 +70,5 @@ def describe(
         value=lambda name: term("value", game, name, lang),
         item=lambda name: term("item", game, name, lang),
         action=lambda name: term("action", game, name, lang),
-        gold=gold or format_gold,
+        gold=gold or (lambda units: format_gold(units, lang)),
     )

@@ -1,14 +1,18 @@
 // Small helpers shared by the page and the game renderers.
-import { t, tg, has } from "/i18n.js";
+import { t, tg, has, getLang } from "/i18n.js";
 import { isCardCode, cardLabel, cardsHTML } from "/cards.js";
 
-// Money is integer minor units; 1 gold = 100 units, shown with two decimals (1,234.00).
+// Money is integer minor units; 1 gold = 100 units, shown with two decimals in the language's
+// number format: 1,234.00 in English, 1.234,00 in Vietnamese.
+const SEPARATORS = { vi: [".", ","], en: [",", "."] };
+
 export function gold(units) {
   if (typeof units !== "number" || Number.isNaN(units)) return "—";
+  const [group, decimal] = SEPARATORS[getLang()] || SEPARATORS.en;
   const sign = units < 0 ? "-" : "";
   const abs = Math.abs(units);
-  const whole = Math.floor(abs / 100).toLocaleString("en-US");
-  return `${sign}${whole}.${String(abs % 100).padStart(2, "0")}`;
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${sign}${whole}${decimal}${String(abs % 100).padStart(2, "0")}`;
 }
 
 export function signed(units) {

@@ -164,7 +164,7 @@ def check_recall(page: Page, url: str, game: str) -> None:
             assert term("action", game, kind, lang) in what, (game, what, event)
             for field in ("amount", "stack"):
                 if isinstance(event.get(field), int):
-                    assert format_gold(event[field]) in what, (game, what, event)
+                    assert format_gold(event[field], lang) in what, (game, what, event)
             for field in ("bet", "spot", "reason"):
                 if isinstance(event.get(field), str):
                     assert term("value", game, event[field], lang) in what, (game, what, event)

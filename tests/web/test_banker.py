@@ -45,7 +45,7 @@ def test_a_player_becomes_the_banker_of_a_new_tai_xiu_table(
         page.wait_for_selector("[data-status='waiting_for_host']", state="detached")
         pill = page.locator("#bank-form .pill")
         pill.wait_for()
-        assert pill.inner_text() == f"{strings['table.bank']}: {format_gold(BANK)}"
+        assert pill.inner_text() == f"{strings['table.bank']}: {format_gold(BANK, lang)}"
         assert page.locator(".seat[data-mine] .tag.banker").inner_text() == strings["table.banker"]
         check_translated(page)
     finally:

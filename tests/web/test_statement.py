@@ -15,7 +15,6 @@ from tests.web.helpers import (
     create_table,
     play_round,
     sign_in,
-    switch_language,
 )
 
 HANG = 60_000
@@ -61,7 +60,6 @@ def test_penalty_cards_show_as_counts_not_gold(page: Page, tmp_path: Path) -> No
     hall = start_hall(tmp_path)
     try:
         sign_in(page, hall.url)
-        switch_language(page, "en")
         create_table(page, "tien-len", seats=3, bots=2)
         paid, after = None, 0
         for _ in range(3):  # an instant win pays no lá: then the next hand counts
@@ -77,6 +75,6 @@ def test_penalty_cards_show_as_counts_not_gold(page: Page, tmp_path: Path) -> No
         )
         assert len(shown) == len(paid)
         for text, count in zip(shown, paid, strict=True):
-            assert text.endswith(f": {count} cards"), (text, count)
+            assert text.endswith(f": {count} lá"), (text, count)  # a new page is in Vietnamese
     finally:
         hall.stop()
