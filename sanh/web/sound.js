@@ -53,63 +53,81 @@ window.__sanhSound = {
 };
 
 // ----- the synthesis -----------------------------------------------------------------------
-function tone(freq, at, length, { type = "sine", gain = 0.5, slide = 0 } = {}) {
-  const osc = audio.createOscillator();
-  const env = audio.createGain();
+// Each cue is scheduled on an output {ctx, dest}: the page's context and master gain, or an
+// OfflineAudioContext (renderCue) that renders it to samples.
+function tone(out, freq, at, length, { type = "sine", gain = 0.5 } = {}) {
+  const osc = out.ctx.createOscillator();
+  const env = out.ctx.createGain();
   osc.type = type;
   osc.frequency.setValueAtTime(freq, at);
-  if (slide) osc.frequency.exponentialRampToValueAtTime(freq * slide, at + length);
   env.gain.setValueAtTime(0.0001, at);
   env.gain.exponentialRampToValueAtTime(gain, at + 0.008);
   env.gain.exponentialRampToValueAtTime(0.0001, at + length);
-  osc.connect(env).connect(master);
+  osc.connect(env).connect(out.dest);
   osc.start(at);
   osc.stop(at + length + 0.02);
 }
 
-let noiseBuffer = null;
-function noise(at, length, { freq = 3000, q = 1, gain = 0.6 } = {}) {
-  if (!noiseBuffer) {
-    noiseBuffer = audio.createBuffer(1, Math.round(audio.sampleRate * 0.25), audio.sampleRate);
-    const data = noiseBuffer.getChannelData(0);
-    let seed = 7;
-    for (let i = 0; i < data.length; i += 1) {
-      seed = (seed * 16807) % 2147483647; // a fixed sequence: every deal sounds alike
-      data[i] = (seed / 1073741823.5) - 1;
-    }
+function noise(out, at, length, { freq = 3000, q = 1, gain = 0.6 } = {}) {
+  const rate = out.ctx.sampleRate;
+  const buffer = out.ctx.createBuffer(1, Math.round(rate * (length + 0.02)), rate);
+  const data = buffer.getChannelData(0);
+  let seed = 7;
+  for (let i = 0; i < data.length; i += 1) {
+    seed = (seed * 16807) % 2147483647; // a fixed sequence: every deal sounds alike
+    data[i] = (seed / 1073741823.5) - 1;
   }
-  const src = audio.createBufferSource();
-  const filter = audio.createBiquadFilter();
-  const env = audio.createGain();
-  src.buffer = noiseBuffer;
+  const src = out.ctx.createBufferSource();
+  const filter = out.ctx.createBiquadFilter();
+  const env = out.ctx.createGain();
+  src.buffer = buffer;
   filter.type = "bandpass";
   filter.frequency.value = freq;
   filter.Q.value = q;
   env.gain.setValueAtTime(gain, at);
   env.gain.exponentialRampToValueAtTime(0.0001, at + length);
-  src.connect(filter).connect(env).connect(master);
+  src.connect(filter).connect(env).connect(out.dest);
   src.start(at);
   src.stop(at + length + 0.02);
 }
 
 const CUES = {
   // cards flicked off the shoe: short bursts of filtered noise
-  deal(t) { for (let i = 0; i < 4; i += 1) noise(t + i * 0.075, 0.05, { freq: 2200 + i * 150, q: 0.9, gain: 0.7 }); },
+  deal(o, t) { for (let i = 0; i < 4; i += 1) noise(o, t + i * 0.075, 0.05, { freq: 2200 + i * 150, q: 0.9, gain: 0.9 }); },
   // a soft rising two-note chime
-  turn(t) { tone(659.3, t, 0.22, { gain: 0.35 }); tone(987.8, t + 0.12, 0.32, { gain: 0.3 }); },
+  turn(o, t) { tone(o, 659.3, t, 0.22, { gain: 0.35 }); tone(o, 987.8, t + 0.12, 0.32, { gain: 0.3 }); },
   // three short ticks
-  ten(t) { for (let i = 0; i < 3; i += 1) tone(1320, t + i * 0.16, 0.07, { type: "square", gain: 0.12 }); },
+  ten(o, t) { for (let i = 0; i < 3; i += 1) tone(o, 1320, t + i * 0.16, 0.07, { type: "square", gain: 0.12 }); },
   // an arpeggio up to the octave
-  win(t) { [523.3, 659.3, 784, 1046.5].forEach((f, i) => tone(f, t + i * 0.09, 0.35, { type: "triangle", gain: 0.35 })); },
+  win(o, t) { [523.3, 659.3, 784, 1046.5].forEach((f, i) => tone(o, f, t + i * 0.09, 0.35, { type: "triangle", gain: 0.35 })); },
   // chips clacking: bright clicks with a short ring
-  chips(t) { [0, 0.05, 0.12].forEach((d, i) => { noise(t + d, 0.03, { freq: 5200 - i * 400, q: 4, gain: 0.8 }); tone(3100 - i * 250, t + d, 0.05, { gain: 0.06 }); }); },
+  chips(o, t) { [0, 0.05, 0.12].forEach((d, i) => { noise(o, t + d, 0.03, { freq: 5200 - i * 400, q: 4, gain: 1 }); tone(o, 3100 - i * 250, t + d, 0.05, { gain: 0.06 }); }); },
 };
+export const CUE_NAMES = Object.keys(CUES);
+
+// A cue rendered offline (no speaker, no gesture needed): its length in seconds and its peak
+// and RMS levels, for tests and for tuning.
+export async function renderCue(cue) {
+  const ctx = new OfflineAudioContext(1, 22050, 22050);
+  CUES[cue]({ ctx, dest: ctx.destination }, 0);
+  const samples = (await ctx.startRendering()).getChannelData(0);
+  let peak = 0;
+  let sum = 0;
+  let last = 0;
+  for (let i = 0; i < samples.length; i += 1) {
+    const v = Math.abs(samples[i]);
+    peak = Math.max(peak, v);
+    sum += v * v;
+    if (v > 0.001) last = i;
+  }
+  return { seconds: (last + 1) / ctx.sampleRate, peak, rms: Math.sqrt(sum / samples.length) };
+}
 
 export function play(cue, detail = {}) {
   if (!soundOn()) { skipped.push({ cue, why: "muted" }); return; }
   if (!audio) { skipped.push({ cue, why: "no_gesture" }); return; }
   if (audio.state === "suspended") audio.resume();
-  CUES[cue](audio.currentTime + 0.01);
+  CUES[cue]({ ctx: audio, dest: master }, audio.currentTime + 0.01);
   log.push({ cue, at: Date.now(), ...detail });
 }
 

@@ -293,6 +293,23 @@ def test_sound_waits_for_a_gesture_remembers_mute_and_plays_a_round(page: Page, 
     assert all(made["active"] for made in sound(page)["made"])
 
 
+def test_every_cue_is_short_and_audible(page: Page, hall: Hall) -> None:
+    """Each cue rendered offline by the page's own synthesis: a sound under a second, not silence
+    (and rendering needs no gesture and makes no AudioContext)."""
+    page.add_init_script(AUDIO_WATCH)
+    page.goto(hall.url)
+    page.wait_for_selector("body[data-ready='1']")
+    levels = page.evaluate(
+        "async () => { const m = await import('/sound.js'); const out = {};"
+        " for (const cue of m.CUE_NAMES) out[cue] = await m.renderCue(cue); return out; }"
+    )
+    assert sorted(levels) == ["chips", "deal", "ten", "turn", "win"], levels
+    for cue, level in levels.items():
+        assert 0.05 < level["seconds"] < 0.8, (cue, level)
+        assert 0.05 < level["peak"] <= 1 and level["rms"] > 0.002, (cue, level)
+    assert sound(page)["made"] == []
+
+
 def test_the_card_and_sound_code_is_small() -> None:
     """cards.js, cards.css and sound.js together stay small (the first page's budget)."""
     web = Path(__file__).resolve().parents[2] / "sanh" / "web"
