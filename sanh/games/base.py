@@ -574,6 +574,13 @@ class Game(Generic[S]):
         """
         return None
 
+    def public_record(self, state: S) -> dict[str, Any] | None:
+        """A short public record of a finished hand, for the table's list of recent results
+        (the Tài Xỉu road, the last winners of a house game): JSON-compatible, built only from
+        what every seat saw at the end (nothing hidden). ``None`` (the default): the game
+        keeps no such list. Called on a terminal state only."""
+        return None
+
     def carry(self, state: S) -> Any:
         """Data to carry into the next hand's :attr:`TableConfig.carry` (default: none).
 

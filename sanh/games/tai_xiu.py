@@ -88,7 +88,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.games._texts import clean, describe, join, text
@@ -974,6 +974,13 @@ class TaiXiu(Game[TaiXiuState]):
         return settlement
 
     # ----- views ---------------------------------------------------------------------------
+    def public_record(self, state: TaiXiuState) -> dict[str, Any] | None:
+        """The round's dice, total and side (``tai``, ``xiu`` or ``triple``): one bead of
+        the road."""
+        if not state.dice:
+            return None
+        return {"dice": list(state.dice), "total": sum(state.dice), "result": _result(state.dice)}
+
     def observe(self, state: TaiXiuState, viewer: Seat | None) -> TaiXiuView:
         """The viewer's chips and balance, the table's confirmed totals, the bank, the dice."""
         rules = state.rules

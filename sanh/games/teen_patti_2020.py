@@ -679,6 +679,17 @@ class TeenPatti2020(Game[TeenPattiState]):
         return settlement
 
     # ----- views ---------------------------------------------------------------------------
+    def public_record(self, state: TeenPattiState) -> dict[str, Any] | None:
+        """Which hand won (``A``, ``B`` or ``tie``) and the two hands' categories."""
+        if not state.deal:
+            return None
+        a, b = state.hand_a, state.hand_b
+        return {
+            "outcome": outcome_of(a, b),
+            "hand_a": [str(c) for c in a],
+            "hand_b": [str(c) for c in b],
+        }
+
     def observe(self, state: TeenPattiState, viewer: Seat | None) -> TeenPattiView:
         """The viewer's bets and balance, the table totals, the cards once dealt."""
         low, high = state.min_bet, state.max_bet

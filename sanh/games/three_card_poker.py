@@ -889,6 +889,17 @@ class ThreeCardPoker(Game[TcpState]):
         return out
 
     # ----- views ---------------------------------------------------------------------------
+    def public_record(self, state: TcpState) -> dict[str, Any] | None:
+        """The dealer's hand, its category and whether it qualified."""
+        if not state.dealer_hand:
+            return None
+        cards = state.dealer_hand
+        return {
+            "dealer": [str(c) for c in cards],
+            "category": _category_code(cards),
+            "qualifies": dealer_qualifies(cards),
+        }
+
     def observe(self, state: TcpState, viewer: Seat | None) -> TcpView:
         """What ``viewer`` may see: the dealer's cards only at the result; another player's
         own hand (s002) only at the result and only if it was not folded."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sanh.errors import LedgerError
@@ -126,6 +127,63 @@ def account_from_row(row: Sequence[Any]) -> Account:
     return Account(
         id_, AccountFlags(int(flags)), int(dp), int(dpo), int(cp), int(cpo), int(created)
     )
+
+
+def _transfer_columns(alias: str) -> str:
+    return ", ".join(f"{alias}.{c.strip()}" for c in _TRANSFER_COLUMNS.split(","))
+
+
+def _account_columns(alias: str) -> str:
+    return ", ".join(f"{alias}.{c.strip()}" for c in _ACCOUNT_COLUMNS.split(","))
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    """One line of an account's statement (see :meth:`Ledger.statement`)."""
+
+    transfer: Transfer
+    """A single transfer, or a hold (``PENDING``)."""
+    account: str
+    """The account the statement is of."""
+    fate: TransferKind | None = None
+    """For a hold: ``POST`` (settled), ``VOID`` (released) or ``None`` (still open)."""
+    resolved: int = 0
+    """For a hold that was posted or released: the amount posted, or released."""
+
+    @property
+    def incoming(self) -> bool:
+        """Whether the account is the transfer's credit side."""
+        return self.transfer.credit_account == self.account
+
+    @property
+    def status(self) -> str:
+        """``done`` (a single transfer), ``pending``, ``settled`` or ``released``."""
+        if self.transfer.kind is not TransferKind.PENDING:
+            return "done"
+        if self.fate is None:
+            return "pending"
+        return "settled" if self.fate is TransferKind.POST else "released"
+
+    @property
+    def held(self) -> int:
+        """For a hold, its amount signed from the account's side; 0 for a single transfer."""
+        if self.transfer.kind is not TransferKind.PENDING:
+            return 0
+        return self.transfer.amount if self.incoming else -self.transfer.amount
+
+    @property
+    def effect(self) -> int:
+        """What the line did to the account's available balance (which counts holds on its
+        debit side, not holds coming in)."""
+        sign = 1 if self.incoming else -1
+        kind = self.transfer.kind
+        if kind is not TransferKind.PENDING:
+            return sign * self.transfer.amount
+        if self.fate is None:
+            return 0 if self.incoming else -self.transfer.amount
+        if self.fate is TransferKind.POST:
+            return sign * self.resolved
+        return 0
 
 
 class _Acct:
@@ -369,6 +427,38 @@ class Ledger:
                 (account_id, account_id, before, limit),
             )
         return [transfer_from_row(row) for row in rows]
+
+    def statement(self, account_id: str, *, limit: int = 100) -> tuple[int, list[StatementLine]]:
+        """An account's available balance and its last ``limit`` lines, newest first, read
+        in one transaction (so the lines end at exactly that balance).
+
+        A line is a single transfer or a hold *with its fate*: the post or void that
+        resolved it is folded into the hold's line rather than listed on its own. So each
+        line's :attr:`StatementLine.effect` is what it did to the available balance (a hold
+        open on the account's debit side: minus the hold; settled: minus what was posted;
+        released: nothing), and the effects of all an account's lines sum to its available
+        balance.
+        """
+        with self.store.read() as tx:
+            rows = tx.execute(
+                f"SELECT {_account_columns('a')} FROM accounts a WHERE a.id = ?", (account_id,)
+            )
+            available = account_from_row(rows[0]).available if rows else 0
+            rows = tx.execute(
+                f"SELECT {_transfer_columns('p')}, r.kind, r.amount FROM transfers p"
+                " LEFT JOIN transfers r ON r.pending_id = p.id"
+                " WHERE (p.debit_account = ? OR p.credit_account = ?)"
+                " AND p.kind IN ('single', 'pending')"
+                " ORDER BY p.seq DESC LIMIT ?",
+                (account_id, account_id, limit),
+            )
+        lines = []
+        for row in rows:
+            transfer = transfer_from_row(row[:-2])
+            fate = None if row[-2] is None else TransferKind(row[-2])
+            resolved = 0 if row[-1] is None else int(row[-1])
+            lines.append(StatementLine(transfer, account_id, fate, resolved))
+        return available, lines
 
     def open_holds(self, account_id: str | None = None) -> list[Transfer]:
         """Holds not yet posted or voided (of one account, or all), oldest first."""

@@ -175,17 +175,27 @@ class Profile(msgspec.Struct):
 
 
 class Transfer(msgspec.Struct):
-    """One wallet transfer, signed from the player's side."""
+    """One line of the wallet: a transfer, or a hold with its fate, signed from the
+    player's side (see ``WalletServices.statement``)."""
 
     id: str
     code: str
     kind: str
+    status: str
+    """``done``, or for a hold ``pending``, ``settled`` or ``released``."""
     amount: int
+    """What the line did to the available balance."""
+    held: int
+    """For a hold, its amount (signed); 0 otherwise."""
+    balance: int
+    """The available balance after this line."""
     memo: str
     time: str
 
 
 class Statement(msgspec.Struct):
+    balance: int
+    """The available balance the lines end at (the newest line's ``balance``)."""
     transfers: list[Transfer]
 
 
@@ -496,9 +506,11 @@ def create_app(
 
     @endpoint("GET", "/api/statement", response=Statement)
     async def statement(player: PlayerInfo, query: LimitQuery) -> Any:
-        """The player's transfers, newest first (read-only; ``limit`` 50, at most 500)."""
+        """The player's wallet lines, newest first, with a running balance (read-only;
+        ``limit`` 50, at most 500): a hold is one line, ``pending`` until it is ``settled``
+        or ``released``."""
         limit = min(50 if query.limit is None else query.limit, 500)
-        return {"transfers": accounts.statement(player.id, limit)}
+        return accounts.statement(player.id, limit)
 
     @endpoint("POST", "/api/daily", response=DailyClaim, errors=[409])
     async def daily(player: PlayerInfo) -> Any:

@@ -326,6 +326,9 @@ class Result(ServerMessage, tag="result"):
     is empty."""
     voided_text: str | None = None
     """The same reason as a text code (``void_fault``; sanh/games/_texts.py) to translate."""
+    record: dict[str, Any] | None = None
+    """The hand's public record for the table's recent results (the Tài Xỉu road), with its
+    ``hand``; ``None`` for a game that keeps none (see ``recent``)."""
 
 
 class Ack(ServerMessage, tag="ack"):
@@ -409,6 +412,14 @@ class ChatHistory(ServerMessage, tag="chat_history"):
 
     table: str | None
     lines: list[ChatEntry]
+
+
+class Recent(ServerMessage, tag="recent"):
+    """The public records of a table's last hands (up to 100, oldest first), sent on
+    ``join`` to a game that keeps them; each ``result`` then brings the next ``record``."""
+
+    table: str
+    records: list[dict[str, Any]]
 
 
 class Pong(ServerMessage, tag="pong"):

@@ -159,6 +159,11 @@ class Bank(Protocol):
         """The config and events of the table's last settled hand (to rebuild its carry)."""
         ...
 
+    def recent_records(self, table: str, limit: int) -> list[dict[str, Any]]:
+        """The public records (``Game.public_record``) of the table's last ``limit`` settled
+        hands that have one, oldest first, each with its ``hand``."""
+        ...
+
     def last_settled_players(self, table: str) -> list[str | None] | None:
         """Engine seat -> player id of the table's last settled hand (its carry's lineup)."""
         ...

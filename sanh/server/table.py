@@ -102,6 +102,8 @@ MIN_BALANCE_MULTIPLE = 10
 """RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
 BOT_ACTIONS_PER_WINDOW = 3
 """A bot acts at most this many times in one window (a betting window, a squeeze window)."""
+RECENT_RECORDS = 100
+"""How many hands' public records a table keeps (the Tài Xỉu road's last 100 rounds)."""
 MAX_NONCES = 512
 """Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
 
@@ -317,6 +319,9 @@ class TableActor:
         """The table's last chat lines, sent to whoever joins."""
         self.hand_chat: list[dict[str, Any]] = []
         """The lines said during the hand under way: kept with it for its seats' recall."""
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_RECORDS)
+        """The public records of the last hands (``Game.public_record``), oldest first: the
+        Tài Xỉu road; restored from the log by :meth:`recover`."""
 
     # ----- lifecycle ------------------------------------------------------------------
     def spec_json(self) -> dict[str, Any]:
@@ -353,6 +358,7 @@ class TableActor:
         not in the rebuilt hand go back to their wallets.
         """
         self.hand = self.bank.last_hand(self.id)
+        self.recent.extend(self.bank.recent_records(self.id, RECENT_RECORDS))
         outcome = "clean"
         seated: set[str] = set()
         unfinished = self.bank.unfinished_hand(self.id)
@@ -699,6 +705,8 @@ class TableActor:
         self._send_update(conn)
         if self.chat_history:
             self._send(conn, p.ChatHistory(table=self.id, lines=list(self.chat_history)))
+        if self.recent:
+            self._send(conn, p.Recent(table=self.id, records=list(self.recent)))
         if seat is not None:
             self._advance()
 
@@ -1828,6 +1836,14 @@ class TableActor:
         settlement = self.game.settle(state)
         settlement.check()
         players = self._hand_player_ids()
+        record = self.game.public_record(state)
+        event: dict[str, Any] = {
+            "kind": "settle",
+            "settlement": to_jsonable(settlement),
+            "server_seed": self.server_seed,
+        }
+        if record is not None:
+            event["record"] = record
         self._flush_log()
         try:
             self.bank.settle_hand(
@@ -1837,11 +1853,7 @@ class TableActor:
                 settlement,
                 staked=self.staked,
                 game=self.game.info.id,
-                event={
-                    "kind": "settle",
-                    "settlement": to_jsonable(settlement),
-                    "server_seed": self.server_seed,
-                },
+                event=event,
             )
         except Exception:
             log.exception("table %s: hand %s cannot be settled; voided", self.id, self.hand)
@@ -1858,6 +1870,9 @@ class TableActor:
         self.carry_players = players
         result = fast_jsonable(settlement)
         self.last_result = {"hand": self.hand, "settlement": result, "players": players}
+        entry = None if record is None else {"hand": self.hand, **record}
+        if entry is not None:
+            self.recent.append(entry)
         for conn in list(self.watchers.values()):
             self._send(
                 conn,
@@ -1868,6 +1883,7 @@ class TableActor:
                     seats=players,
                     server_seed=self._revealed_seed(),
                     balance=self.bank.balance(conn.player.id),
+                    record=entry,
                 ),
             )
         if self.on_hand_end is not None:

@@ -565,6 +565,23 @@ class LedgerBank:
             return None
         return json.loads(rows[0][0]), json.loads(rows[0][1])
 
+    def recent_records(self, table: str, limit: int) -> list[dict[str, Any]]:
+        """The public records of the table's last ``limit`` settled hands that have one,
+        oldest first (read from the settle events of the log: ``seq`` 1,000,000 and up, below
+        a void's 2,000,000)."""
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT hand, payload FROM table_events WHERE table_id = ?"
+                " AND seq >= 1000000 AND seq < 2000000 ORDER BY hand DESC LIMIT ?",
+                (table, limit),
+            )
+        out = []
+        for hand, payload in reversed(rows):
+            record = json.loads(payload).get("record")
+            if isinstance(record, dict):
+                out.append({"hand": int(hand), **record})
+        return out
+
     def last_settled_players(self, table: str) -> list[str | None] | None:
         """Engine seat -> player id of the table's last settled hand (``None``: a seat gone
         or empty), the lineup its carry is numbered by."""
@@ -783,25 +800,38 @@ class WalletServices:
             "clan": clan,
         }
 
-    def statement(self, player_id: str, limit: int) -> list[dict[str, Any]]:
-        """The wallet's transfers, newest first, signed from the player's side."""
+    def statement(self, player_id: str, limit: int) -> dict[str, Any]:
+        """The wallet's lines, newest first, signed from the player's side, and the balance
+        they end at.
+
+        A hold is one line with its fate (``pending`` while open, then ``settled`` with the
+        amount posted or ``released``); ``amount`` is what the line did to the available
+        balance and ``balance`` the available balance after it, so going down the list each
+        line's ``balance`` is the one above less that line's ``amount``.
+        """
         account = player_account(int(player_id))
+        available, lines = self.ledger.statement(account, limit=limit)
         out = []
-        for transfer in self.ledger.transfers_of(account, limit=limit):
-            sign = 1 if transfer.credit_account == account else -1
+        running = available
+        for line in lines:
+            transfer = line.transfer
             out.append(
                 {
                     "id": transfer.id,
                     "code": str(transfer.code),
                     "kind": str(transfer.kind),
-                    "amount": sign * transfer.amount,
+                    "status": line.status,
+                    "amount": line.effect,
+                    "held": line.held,
+                    "balance": running,
                     "memo": transfer.memo,
                     "time": time.strftime(
                         "%Y-%m-%d %H:%M:%S", time.localtime(transfer.timestamp / 1e9)
                     ),
                 }
             )
-        return out
+            running -= line.effect
+        return {"balance": available, "transfers": out}
 
     def clans(self) -> list[dict[str, Any]]:
         """Clans by XP."""

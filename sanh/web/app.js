@@ -7,6 +7,7 @@ import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe,
 import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
 import { renderRulesPage } from "/rules.js";
+import { recentHTML } from "/road.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -344,6 +345,7 @@ function closeSocket() {
   state.table = null;
   state.update = null;
   state.result = null;
+  state.recent = [];
   state.buyin = null;
   state.leave = null;
   state.quote = null;
@@ -421,9 +423,16 @@ function onMessage(message) {
       renderTableBody();
       break;
     }
+    case "recent":
+      if (message.table === state.table) state.recent = message.records || [];
+      renderTableBody();
+      break;
     case "result":
       state.result = message;
       resultCue(message, state.player);
+      if (message.record && message.table === state.table) {
+        state.recent = [...(state.recent || []), message.record].slice(-100);
+      }
       if (typeof message.balance === "number") setBalance(message.balance);
       renderTableBody();
       break;
@@ -719,6 +728,14 @@ function voidedHTML(game, result) {
   return result.voided ? `<p class="muted small voided-reason">${esc(result.voided)}</p>` : "";
 }
 
+// The last result stays up between hands and clears once the next hand is dealt (a view of a
+// later hand under way); house tables keep their last rounds in the road below.
+function resultShown(result, update) {
+  if (!result) return false;
+  const view = update && update.view;
+  return !view || view.terminal || update.hand <= result.hand;
+}
+
 function renderResult(result, update) {
   if (!result) return "";
   const game = update ? update.game : "";
@@ -753,6 +770,9 @@ function renderResult(result, update) {
 
 // A generic rendering of a view value (the details panel and the settlement facts).
 const MONEY = /(pot|bet|stack|amount|stake|bank|balance|contribution|contributed|committed|ante|blind|call|paid|won|delta|result|cover|totals|^ga$|^my_(confirmed|pending)$)/i;
+// Card counts (Tiến lên's penalty lá, paid per seat): counts, never gold, though "paid" looks
+// like money.
+const COUNTS = /(_la$|^la$|^la_)/;
 // Seat fields whose names also look like money (small_blind_seat, banker): a seat wins.
 const SEAT_FIRST = /(^|_)(seat|banker)$/;
 // Fields holding engine text codes (sanh/games/_texts.py), not enumerated values.
@@ -778,6 +798,10 @@ function renderValue(game, key, value, who) {
       ? `<div>${name(entry[0])}: ${entry.slice(1).map((v) => renderValue(game, "", v, who)).join(" · ")}</div>`
       : renderValue(game, "", entry, who)).join("") || "—";
   }
+  if (COUNTS.test(key) && Array.isArray(value) && value.every((v) => typeof v === "number")) {
+    return value.map((v, seat) => `<span data-count-seat="${seat}">${name(seat)}: ${t("table.la_count", { n: v })}</span>`).join(" · ") || "—";
+  }
+  if (COUNTS.test(key) && typeof value === "number") return t("table.la_count", { n: value });
   if (Array.isArray(value)) {
     if (!value.length) return "—";
     if (value.every((v) => v === null || isCardCode(v))) return cardsHTML(value, { size: "xs" });
@@ -885,7 +909,8 @@ function renderTableBody() {
     ${renderBuyin()}
     ${renderBankForm(update, seated)}
     ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
-    ${renderResult(state.result, update)}
+    ${resultShown(state.result, update) ? renderResult(state.result, update) : ""}
+    ${recentHTML(update.game, state.recent)}
     ${view ? renderDetails(view, ctx) : ""}`;
   bindTable(page, update, ctx, renderer);
   tickTimers();
@@ -950,7 +975,7 @@ function bindTable(page, update, ctx, renderer) {
 // ----- profile and recall ------------------------------------------------------------------
 async function renderProfile() {
   const me = await api("/api/me");
-  const { transfers } = await api("/api/statement?limit=30");
+  const { transfers } = await api("/api/statement?limit=50");
   const { clans } = await api("/api/clans");
   setBalance(me.balance);
   const xp = Object.entries(me.xp || {}).map(([game, value]) =>
@@ -968,8 +993,8 @@ async function renderProfile() {
     ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
     <h2>${t("profile.clan")}</h2>${clan}
     <h2>${t("profile.statement")}</h2>
-    <div class="scroll"><table class="list"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th class="num">${t("profile.amount")}</th></tr></thead>
-    <tbody>${transfers.map((x) => `<tr><td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td><td class="num ${x.amount >= 0 ? "win" : "loss"}">${signed(x.amount)}</td></tr>`).join("")}</tbody></table></div>
+    <div class="scroll"><table class="list statement"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th>${t("profile.status")}</th><th class="num">${t("profile.amount")}</th><th class="num">${t("profile.balance_after")}</th></tr></thead>
+    <tbody>${transfers.map(statementRowHTML).join("")}</tbody></table></div>
   </section>`;
   document.getElementById("daily-gold").onclick = async () => {
     try {
@@ -994,6 +1019,20 @@ async function renderProfile() {
   document.querySelectorAll("[data-join]").forEach((b) => {
     b.onclick = async () => { await api(`/api/clans/${encodeURIComponent(b.dataset.join)}/join`, { method: "POST" }); route(); };
   });
+}
+
+// One line of the wallet: a hold is one line, pending (the amount held) until its hand
+// settles it (the amount posted) or releases it; the last column is the running balance.
+function statementRowHTML(x) {
+  const pending = x.status === "pending";
+  const amount = pending ? x.held : x.amount;
+  const held = x.status === "settled" || x.status === "released"
+    ? ` <span class="muted">(${t("profile.held")} ${gold(Math.abs(x.held))})</span>` : "";
+  return `<tr class="statement-line ${esc(x.status)}" data-status="${esc(x.status)}" data-amount="${x.amount}" data-balance="${x.balance}">`
+    + `<td>${esc(x.time || "")}</td><td>${esc(t(`reason.${x.code}`))}</td>`
+    + `<td>${esc(t(`statement.${x.status}`))}${held}</td>`
+    + `<td class="num ${pending ? "muted" : amount >= 0 ? "win" : "loss"}">${signed(amount)}</td>`
+    + `<td class="num">${gold(x.balance)}</td></tr>`;
 }
 
 // One event of a recalled hand (the server lists only what this seat could know): the deal and

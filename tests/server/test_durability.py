@@ -34,6 +34,9 @@ from tests.server.harness import WsPlayer, events_by_hand
 KILLS = 5
 SCALE = 0.05
 """Timers at 1/20: a turn is 0.75 s."""
+PROGRESS = 15.0
+"""Seconds a recovered hand may go without a logged event: 20 turn timers, for a loaded
+machine (each deadline that passes, and each bot's move, logs one)."""
 TABLES: tuple[tuple[str, int, int], ...] = (
     ("texas-holdem", 3, 0),  # (game, players, bots)
     ("tien-len", 2, 0),
@@ -195,6 +198,32 @@ def _open_holds(db_url: str) -> int:
     return int(rows[0][0])
 
 
+async def _follow_to_the_end(db_url: str, hands: dict[str, int]) -> dict[str, float]:
+    """Watch each table's open hand (polled every 0.1 s) from the restore until it ends;
+    fail at once if it goes ``PROGRESS`` seconds without a new event. The longest gap seen
+    per table."""
+    seen = {table: len(_log(db_url, table).get(hand, [])) for table, hand in hands.items()}
+    last = dict.fromkeys(hands, time.monotonic())
+    longest = dict.fromkeys(hands, 0.0)
+    left = dict(hands)
+    while left:
+        now = time.monotonic()
+        for table, hand in list(left.items()):
+            events = _log(db_url, table).get(hand, [])
+            if len(events) > seen[table]:
+                longest[table] = max(longest[table], now - last[table])
+                seen[table], last[table] = len(events), now
+            if any(e.get("kind") in {"settle", "void"} for e in events):
+                del left[table]  # (the restore itself may have voided it)
+            elif now - last[table] > PROGRESS:
+                raise AssertionError(
+                    f"hand {hand} of {table} went {now - last[table]:.1f} s without an event"
+                    f" (its last: {events[-1] if events else None})"
+                )
+        await asyncio.sleep(0.1)
+    return longest
+
+
 async def _run(hall: DurableHall) -> dict[str, Any]:
     rnd = random.Random(17)
     clients: dict[str, list[WsPlayer]] = {}
@@ -234,13 +263,11 @@ async def _run(hall: DurableHall) -> dict[str, Any]:
         if kill < KILLS - 1:
             await _join(clients)
     # Nobody comes back: every hand open at the last kill ends on its timers (restored
-    # players get one turn timer, then their timeout default; the bots play on).
+    # players get one turn timer, then their timeout default; the bots play on). Its
+    # deadlines are kept: from the restore on, the hand never goes PROGRESS seconds without
+    # a logged event (a turn timer is 0.75 s here, a bot's delay 0.5 s).
+    gaps = await _follow_to_the_end(hall.db_url, open_at_last)
     for table, hand in open_at_last.items():
-        await _wait(
-            lambda t=table, h=hand: _ends(hall.db_url, t, h) > 0,
-            90,
-            f"hand {hand} of {table} to end",
-        )
         assert _ends(hall.db_url, table, hand) == 1, (table, hand)
     # Wind down: the Liêng player comes back to send the bots away and leave.
     bot_table = next(t for t, ps in clients.items() if len(ps) == 1)
@@ -257,7 +284,7 @@ async def _run(hall: DurableHall) -> dict[str, Any]:
         "every hand to end",
     )
     await host.close()
-    return {"checked": checked, "open_at_last": open_at_last}
+    return {"checked": checked, "open_at_last": open_at_last, "longest_gaps": gaps}
 
 
 def test_every_ack_survives_five_sigkills_and_every_recovered_hand_ends(

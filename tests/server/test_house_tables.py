@@ -374,3 +374,49 @@ def test_a_play_the_wallet_can_no_longer_cover_is_the_seeds_fold() -> None:
         assert audit(services.ledger).ok
 
     _run(body, timer_scale=0.01, between_hands=5)
+
+
+@pytest.mark.parametrize("game_id", HOUSE)
+def test_the_last_rounds_are_kept_sent_on_join_and_restored_after_a_restart(
+    game_id: str,
+) -> None:
+    """The road (issue 12, item 7): each result brings the round's public record; a spectator
+    who joins later gets the records of the rounds so far (``recent``); a table rebuilt from
+    the log after a restart has the same list; and nothing in a record is hidden at the end."""
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        early = Seat(services, "early")
+        actor = _table(hall, game_id, 5, early, WINDOW[game_id])
+        await _until(lambda: actor.state is not None, timeout=10)
+        # Three Card Poker deals only to a bet (a round nobody bets in has no record): the
+        # player bets in the first round; the dice and Teen Patti's cards come anyway.
+        await _sit_and_bet(actor, early, 1, game_id)
+        await _until(lambda: actor.hands_completed >= 3, timeout=30)
+        results = _results(early)
+        records = [r["record"] for r in results if r["record"] is not None]
+        assert records and records[0]["hand"] == 1, records
+        if game_id != "three-card-poker":
+            assert [r["hand"] for r in records] == [r["hand"] for r in results]
+        for record in records:
+            if game_id == "tai-xiu":
+                assert len(record["dice"]) == 3 and record["total"] == sum(record["dice"])
+                assert record["result"] in {"tai", "xiu", "triple"}
+            elif game_id == "teen-patti-2020":
+                assert record["outcome"] in {"A", "B", "tie"}
+                assert len(record["hand_a"]) == len(record["hand_b"]) == 3
+            else:
+                assert len(record["dealer"]) == 3 and isinstance(record["qualifies"], bool)
+        late = Seat(services, "late")
+        await actor.call("join", late.conn, None)
+        late.drain()
+        (recent,) = [m for m in late.messages if m["type"] == "recent"]
+        assert recent["records"][: len(records)] == records
+        await actor.stop()
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
+        rebuilt.recover()
+        assert list(rebuilt.recent) == list(actor.recent)
+        assert list(rebuilt.recent)[: len(records)] == records
+
+    _run(body, timer_scale=0.01, between_hands=0.5)
