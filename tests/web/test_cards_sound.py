@@ -161,11 +161,11 @@ def test_a_table_draws_backs_for_hidden_cards_and_readable_faces_on_a_phone(
     sign_in(page, hall.url)
     create_table(page, "tien-len", seats=3, bots=2)
     page.wait_for_selector("#table-page svg.card.face")
-    page.wait_for_selector(".opponents svg.card.back")
+    page.wait_for_selector(".seat:not([data-mine]) svg.card.back")
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
         backs = page.evaluate(
-            "() => [...document.querySelectorAll('.opponents svg.card')].map(s => ["
+            "() => [...document.querySelectorAll('.seat:not([data-mine]) svg.card')].map(s => ["
             "s.classList.contains('back'), s.dataset.card || null,"
             " [...s.querySelectorAll('use')].map(u => u.getAttribute('href')).join(' ')])"
         )
@@ -182,7 +182,7 @@ def test_a_table_draws_backs_for_hidden_cards_and_readable_faces_on_a_phone(
         )
         assert len(hand) == 13, hand  # a Tiến lên hand, every card a face
         for card in hand:
-            assert card["width"] >= 40, (size, card)
+            assert card["width"] >= 28, (size, card)
             assert card["right"] <= size["width"], (size, card)  # inside the viewport
             # The rank drawn at least 13 px tall: a large index on a phone, not tiny pips.
             assert card["text"] >= 13, (size, card)
