@@ -1,7 +1,8 @@
 // sanh browser client: a single page over the hall's HTTP API and WebSocket protocol.
 // It renders only what the server sends (views) and offers only the server's legal actions.
 import { t, tg, tf, getLang, setLang, applyStatic, loadStrings, languages, has } from "/i18n.js";
-import { cardsHTML, isCardCode, dieSVG } from "/cards.js";
+import { cardsHTML, isCardCode, dieSVG, mountFourColourToggle } from "/cards.js";
+import { tableCues, stopCues, resultCue, actSent, ackCue, mountSoundToggle } from "/sound.js";
 import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe, textParts } from "/util.js";
 import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
@@ -351,6 +352,7 @@ function closeSocket() {
   state.confirmLeave = false;
   state.lost = false;
   state.ui = {};
+  stopCues();
 }
 
 // Messages go out only once the socket's hello has been welcomed.
@@ -427,6 +429,7 @@ function onMessage(message) {
       break;
     case "result":
       state.result = message;
+      resultCue(message, state.player);
       if (message.record && message.table === state.table) {
         state.recent = [...(state.recent || []), message.record].slice(-100);
       }
@@ -453,6 +456,7 @@ function onMessage(message) {
       onLeft(message);
       break;
     case "ack":
+      ackCue(message);
       break;
     case "chat":
     case "chat_history":
@@ -655,7 +659,9 @@ function makeContext(update) {
 function actNow(action) {
   const view = state.update && state.update.view;
   if (!view) return;
-  send({ type: "act", table: state.table, nonce: crypto.randomUUID(), version: view.version, action });
+  const nonce = crypto.randomUUID();
+  actSent(nonce, action);
+  send({ type: "act", table: state.table, nonce, version: view.version, action });
 }
 
 // The generic action bar: every legal action as a button, every amount range as a form.
@@ -870,6 +876,8 @@ function renderTableBody() {
   const mine = seats.find((s) => s.player && s.player === state.player);
   const turn = view && view.to_act && view.to_act.length && !view.terminal;
   const myTurn = turn && ctx.me !== null && view.to_act.includes(ctx.me) && ((view.legal_actions || []).length || (view.amount_ranges || []).length);
+  const deadlines = update.deadlines || {};
+  tableCues(update.hand, Boolean(view && !view.terminal), Boolean(myTurn), myTurn ? deadlines[String(ctx.me)] || deadlines.table : null);
   let actions = "";
   if (view && !view.terminal && seated && ctx.me !== null) {
     actions = renderer.actions ? renderer.actions(view, ctx, genericActions) : genericActions(view, ctx);
@@ -1087,6 +1095,8 @@ langSelect.onchange = () => {
   }
 };
 document.getElementById("logout").onclick = logout;
+mountSoundToggle(document.getElementById("sound-toggle"));
+mountFourColourToggle(document.getElementById("four-colour"));
 document.body.dataset.ready = "1";
 route();
 export { state, tf };
