@@ -1,7 +1,7 @@
 """The game registry.
 
-Every non-underscore module of this package other than ``base`` and ``driver`` is a game
-module defining ``GAMES``, a tuple of :class:`~sanh.games.base.Game` instances. They are
+Every non-underscore module of this package other than ``base``, ``driver`` and ``hosting`` is
+a game module defining ``GAMES``, a tuple of :class:`~sanh.games.base.Game` instances. They are
 registered by id and by every alias, with and without diacritics (``find_game("Tài Xỉu")``).
 """
 
@@ -19,7 +19,7 @@ REGISTRY: dict[str, Game[Any]] = {}
 """Games by id."""
 
 _ALIASES: dict[str, str] = {}
-_NOT_GAMES = {"base", "driver"}
+_NOT_GAMES = {"base", "driver", "hosting"}
 
 
 def _register(game: Game[Any]) -> None:
