@@ -7,7 +7,8 @@ directory on the path, :func:`sanh.games.load_entry_points` registers it through
 its own range and timer option) whose hand is a simultaneous betting window on its own clock
 (``highcard.betting_s``), closed by the table.
 
-- the entry point registers the game (and only once; no built-in name is taken);
+- the entry point registers the game (and only once; no built-in name is taken), and the
+  game passes the conformance suite;
 - over real WebSockets on the manual clock (:class:`~tests.server.harness.InProcessHall`): the
   buy-in panel's range and deadline, the betting window's deadline, the table closing it, the
   settlement between table stakes; then a hall stopped mid-hand and a new one on the same
@@ -34,6 +35,7 @@ import sanh.games
 from sanh.games import REGISTRY, find_game, load_entry_points
 from sanh.server.settings import Settings
 from sanh.server.table import TableActor
+from tests.games import test_conformance as conformance
 from tests.server.conftest import Client, HallProcess, free_port
 from tests.server.harness import InProcessHall, WsPlayer, table_log
 from tests.server.test_e2e_games import audit, gold_of
@@ -75,6 +77,14 @@ def test_the_entry_point_registers_the_game_once(plugin: Any) -> None:
     assert find_game("Bài Cao") is plugin and find_game("high card") is plugin
     assert load_entry_points() == []  # already loaded
     assert find_game("poker").info.id == "texas-holdem"  # built-in names stay theirs
+
+
+def test_the_plugin_game_passes_the_conformance_suite(plugin: Any) -> None:
+    """The engine contract every registered game is held to (tests/games/test_conformance.py),
+    for the game registered through its entry point."""
+    conformance.test_random_hands_follow_the_contract(GAME)
+    conformance.test_same_seed_same_hand(GAME)
+    conformance.test_registry_names(GAME)
 
 
 def _settings() -> Settings:
