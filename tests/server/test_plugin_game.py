@@ -79,6 +79,25 @@ def test_the_entry_point_registers_the_game_once(plugin: Any) -> None:
     assert find_game("poker").info.id == "texas-holdem"  # built-in names stay theirs
 
 
+def test_a_broken_or_clashing_entry_point_is_skipped(
+    plugin: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry point that does not load, names no game, or takes a registered id is skipped
+    with a warning; the registry is unchanged."""
+    entries = [
+        importlib.metadata.EntryPoint("missing", "sanh_no_such_module:GAMES", "sanh.games"),
+        importlib.metadata.EntryPoint("not-games", "sanh.games.hosting:Hosting", "sanh.games"),
+        importlib.metadata.EntryPoint("clash", "sanh.games.tai_xiu:GAMES", "sanh.games"),
+    ]
+    monkeypatch.setattr(sanh.games, "_entry_points", lambda: entries)
+    before = dict(REGISTRY)
+    with pytest.warns(RuntimeWarning) as warned:
+        assert load_entry_points() == []
+    assert len(warned) == 3
+    assert "'tai-xiu' taken" in str(warned[2].message)
+    assert before == REGISTRY
+
+
 def test_the_plugin_game_passes_the_conformance_suite(plugin: Any) -> None:
     """The engine contract every registered game is held to (tests/games/test_conformance.py),
     for the game registered through its entry point."""
