@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,3 +54,68 @@ def test_engine_modules_import_nothing_impure(path: Path) -> None:
             assert node.func.id not in {"open", "print", "input"}, (
                 f"{path.name} calls {node.func.id}"
             )
+
+
+SERVER = ROOT / "server"
+PLATFORM_OPTIONS = ("platform.", "table.", "clan.")
+"""Option prefixes of the platform's own rules, which several games share and the hall
+implements (RULES.md §2): every other option belongs to one game."""
+
+
+def _builtin_games() -> list[Any]:
+    from sanh.games import REGISTRY
+
+    return [g for g in REGISTRY.values() if type(g).__module__.startswith("sanh.games.")]
+
+
+def _code_strings(tree: ast.AST) -> list[str]:
+    """The string constants of a module that are not docstrings (statements of their own)."""
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if id(node) not in docstrings
+    ]
+
+
+@pytest.mark.parametrize("path", sorted(SERVER.rglob("*.py")), ids=lambda p: p.name)
+def test_the_server_names_no_game(path: Path) -> None:
+    """Issue 13: everything the server does differently from game to game comes from the
+    game's declarations (``GameInfo.hosting`` and the ``Game`` hosting methods), so no server
+    module names a game id, imports or names a game module, or uses a game's option name or
+    prefix in its code (docstrings may mention the platform's concepts)."""
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    games = _builtin_games()
+    modules = {type(g).__module__ for g in games}
+    for game in games:
+        assert game.info.id not in source, f"{path.name} names the game {game.info.id}"
+    for module in modules:
+        assert module not in source, f"{path.name} names the module {module}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "sanh.games":
+            for alias in node.names:
+                assert f"sanh.games.{alias.name}" not in modules, f"{path.name}: {alias.name}"
+    options = {o.name for g in games for o in g.info.options} | {
+        alias for g in games for o in g.info.options for alias in o.aliases if "." in alias
+    }
+    game_options = {o for o in options if not o.startswith(PLATFORM_OPTIONS)}
+    prefixes = {o.split(".")[0] + "." for o in game_options}
+    for value in _code_strings(tree):
+        for name in game_options:
+            assert name not in value, f"{path.name} uses the option {name} ({value!r})"
+        for prefix in prefixes:
+            assert not value.startswith(prefix), f"{path.name}: {value!r}"
+
+
+def test_the_scan_finds_what_it_looks_for() -> None:
+    """The check above fails on the code it forbids (the names it looks for are real)."""
+    tree = ast.parse('"""tai-xiu in a docstring."""\nx = {"taixiu.table": 1}\n')
+    assert _code_strings(tree) == ["taixiu.table"]
+    ids = {g.info.id for g in _builtin_games()}
+    assert {"texas-holdem", "tai-xiu", "three-card-poker", "xi-to"} <= ids

@@ -22,11 +22,13 @@ from typing import ClassVar
 from sanh.cards.card import Card
 from sanh.eval.points import ba_cay_rank, ba_cay_score, top_card
 from sanh.games.base import Action, OptionSpec, TableConfig
+from sanh.games.hosting import PhaseClock
 from sanh.types import Seat
 
 __all__ = [
     "HAND_SIZE",
     "QUICK_MODE",
+    "SQUEEZE_CLOCK",
     "Flip",
     "Leave",
     "Ready",
@@ -98,6 +100,12 @@ class TimeUp(Action):
 def squeeze_seconds(quick_mode: bool) -> int:
     """The squeeze/flip window: 15 s, or 7 s in quick mode [S001]."""
     return 7 if quick_mode else 15
+
+
+SQUEEZE_CLOCK = PhaseClock(
+    "squeeze", seconds=squeeze_seconds(False), quick_seconds=squeeze_seconds(True)
+)
+"""The squeeze window's clock, as the 3 cây games declare it to the hall."""
 
 
 def timers(config: TableConfig, **extra: int) -> dict[str, int]:

@@ -66,6 +66,7 @@ from sanh.games._texts import clean, describe, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
+    SQUEEZE_CLOCK,
     Flip,
     Leave,
     SitOut,
@@ -95,6 +96,7 @@ from sanh.games.base import (
     View,
     remap_seat,
 )
+from sanh.games.hosting import Hosting, PhaseClock
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_timers"]
@@ -216,6 +218,7 @@ class BaCayChuong(Game[ChuongState]):
         aliases=("3 cay chuong", "ba cay chuong", "3-cay-chuong", "ba cay"),
         options=OPTIONS,
         action_types=(Bet, SitOut, Start, Squeeze, Flip, Leave, TimeUp),
+        hosting=Hosting(clocks=(PhaseClock("bet", option="bacaychuong.betting_s"), SQUEEZE_CLOCK)),
     )
 
     # ----- setup ------------------------------------------------------------------------

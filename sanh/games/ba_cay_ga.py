@@ -64,6 +64,7 @@ from sanh.games._texts import clean, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
+    SQUEEZE_CLOCK,
     Flip,
     Leave,
     Ready,
@@ -92,6 +93,7 @@ from sanh.games.base import (
     View,
     remap_seat,
 )
+from sanh.games.hosting import Hosting
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayGa", "GaState", "GaView", "ga_timers"]
@@ -199,6 +201,7 @@ class BaCayGa(Game[GaState]):
         aliases=("ba cay ga", "3 cay ga", "nhat an tat", "3-cay-ga"),
         options=OPTIONS,
         action_types=(Ready, SitOut, Start, Squeeze, Flip, Leave, TimeUp),
+        hosting=Hosting(clocks=(SQUEEZE_CLOCK,)),
     )
 
     # ----- amounts ----------------------------------------------------------------------

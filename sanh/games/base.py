@@ -42,11 +42,15 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._rules_at_hand import GAME_RULES, PAYOUTS
 from sanh.games._texts import clean, text
+from sanh.games.hosting import Hosting
 from sanh.types import Chips, Seat
 
 __all__ = [
     "CHANCE",
+    "DEFAULT_MIN_BALANCE_MULTIPLE",
+    "MIN_BALANCE_OPTION",
     "Action",
     "AmountRange",
     "Chance",
@@ -289,6 +293,12 @@ class OptionSpec:
 MAX_TIMER_S = 3600
 """The longest timer option (``..._s``: a betting window, a declaration window...), seconds."""
 
+MIN_BALANCE_OPTION = "platform.min_balance_multiple"
+"""The option of the balance a player needs to sit, × L (RULES.md §2.6, A-PL4)."""
+DEFAULT_MIN_BALANCE_MULTIPLE = 10
+"""RULES.md §2.6: a player-vs-player game played from the wallet needs 10 L to sit, unless
+the game declares :data:`MIN_BALANCE_OPTION`."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameInfo:
@@ -321,6 +331,9 @@ class GameInfo:
     house games whose views give only the table's totals, not each seat's bets). A recalled
     hand leaves out the other seats' actions of these types, and every :class:`SitIn` but the
     viewer's own (it carries the player's stack)."""
+    hosting: Hosting = field(default_factory=Hosting)
+    """What the hall needs to host the game that does not depend on the table: stake kind,
+    phase clocks, seat model (:mod:`sanh.games.hosting`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,6 +629,80 @@ class Game(Generic[S]):
                 value = " ".join("??" if v is None else str(v) for v in value)
             lines.append(f"{f.name}: {value}")
         return "\n".join(lines)
+
+    # ----- hosting: what the hall reads (see sanh.games.hosting) -----------------------
+    def phase(self, state: S) -> str | None:
+        """The phase the hand is in, as :attr:`Hosting.clocks <sanh.games.hosting.Hosting.clocks>`
+        names it: the hall keeps one window's clock while the phase (and the table's actions)
+        stay the same. The default reads the state's ``phase`` field, if it has one."""
+        phase = getattr(state, "phase", None)
+        return phase if isinstance(phase, str) else None
+
+    def buyin_limits(self, stake: Chips, options: Mapping[str, OptionValue]) -> tuple[Chips, Chips]:
+        """A Tẩy game (:attr:`Hosting.table_stake <sanh.games.hosting.Hosting.table_stake>`):
+        the least and the most a player's table stake may be after a buy-in (RULES.md §2.3), at
+        bet level ``stake`` with the table's ``options`` (as set: unset ones take their
+        defaults). Below the least a player cannot sit; the panel's timer takes the most."""
+        raise NotImplementedError(f"{self.info.id} declares no buy-in")
+
+    def topup_below(self, stake: Chips, options: Mapping[str, OptionValue]) -> Chips:
+        """A Tẩy game: a table stake below this is topped up between hands (the buy-in panel
+        opens again; a player who cannot leaves the seat). The default: one bet level L."""
+        return stake
+
+    def min_balance_multiple(self, options: Mapping[str, OptionValue]) -> int:
+        """The balance a player needs to sit and to be dealt in, × L (RULES.md §2.6): the
+        option :data:`MIN_BALANCE_OPTION` when the game declares it, else
+        :data:`DEFAULT_MIN_BALANCE_MULTIPLE`; 0 (no check) in house games (a bet is its own
+        cap) and Tẩy games (the table stake is)."""
+        if self.info.banked or self.info.hosting.table_stake:
+            return 0
+        for spec in self.info.options:
+            if spec.name == MIN_BALANCE_OPTION:
+                return int(options.get(spec.name, spec.default))
+        return DEFAULT_MIN_BALANCE_MULTIPLE
+
+    def player_banked(self, options: Mapping[str, OptionValue]) -> bool:
+        """Whether a table with these ``options`` is banked by a seated player
+        (:attr:`Hosting.player_bank <sanh.games.hosting.Hosting.player_bank>`)."""
+        bank = self.info.hosting.player_bank
+        if bank is None:
+            return False
+        default = next((o.default for o in self.info.options if o.name == bank.option), None)
+        return options.get(bank.option, default) == bank.value
+
+    def bank_minimum(self, stake: Chips, options: Mapping[str, OptionValue]) -> Chips:
+        """A player-banked table: the least bank a player may hold (default: one L)."""
+        return stake
+
+    def check_house_options(self, values: Mapping[str, OptionValue]) -> None:
+        """Refuse what a host may not choose at a table the house banks (paying more than
+        the rule texts' paytables): the engine takes any option value (for analysis), the hall
+        does not let a player set what the house pays. ``values``: every option's value
+        (:meth:`options`). The default refuses nothing.
+
+        :raises ConfigError: ``option_over_house_paytable`` or the game's own refusal.
+        """
+
+    def rules_at_hand(self) -> dict[str, Any]:
+        """The rules at hand (``GET /api/rules``): ``section`` (where the full rules are),
+        ``vi`` and ``en``, each ``{"how_to_play": str, "rules": [str, ...]}``. The default
+        reads the built-in games' texts (:mod:`sanh.games._rules_at_hand`); a game without
+        them has its ``rules_source`` and its names only."""
+        entry = GAME_RULES.get(self.info.id)
+        if entry is not None:
+            return entry
+        info = self.info
+        return {
+            "section": info.rules_source,
+            "vi": {"how_to_play": info.name_vi, "rules": []},
+            "en": {"how_to_play": info.name, "rules": []},
+        }
+
+    def bet_payout(self, bet: str) -> str:
+        """A house game: the payout of a bet kind of its odds report under the default
+        paytables (``n:1``, or the paytable from the best hand down); ``""`` if unknown."""
+        return PAYOUTS.get(self.info.id, {}).get(bet, "")
 
     # ----- provided -----------------------------------------------------------------
     def options(self, config: TableConfig) -> dict[str, OptionValue]:

@@ -126,6 +126,7 @@ from sanh.games.base import (
     View,
     remap_named_seats,
 )
+from sanh.games.hosting import Hosting, PhaseClock
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -369,6 +370,7 @@ class SamLoc(Game[SamState]):
         aliases=("sam", "sâm", "sam loc", "sâm lốc"),
         options=_OPTIONS,
         action_types=(Play, Pass, Leave, DeclareSam, DeclineSam, CloseDeclarations),
+        hosting=Hosting(clocks=(PhaseClock("declare", option="samloc.declare_s"),)),
     )
 
     # ----- setup ----------------------------------------------------------------------------

@@ -86,6 +86,7 @@ table's confirmed totals per area (as the Tài/Xỉu boards do) but never anothe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, TypeAlias
@@ -102,6 +103,7 @@ from sanh.games.base import (
     Game,
     GameInfo,
     OptionSpec,
+    OptionValue,
     Reason,
     Roll,
     Settlement,
@@ -112,6 +114,7 @@ from sanh.games.base import (
     check_sit_in,
     seat_in,
 )
+from sanh.games.hosting import Hosting, HouseTable, PhaseClock, PlayerBank
 from sanh.types import UNITS_PER_GOLD, Chips, Seat, format_gold
 
 __all__ = [
@@ -406,6 +409,15 @@ def _split(amount: Chips, shares_bp: tuple[int, ...]) -> tuple[tuple[Chips, ...]
     return parts, amount - sum(parts)
 
 
+_PAYOUT_AREA = {
+    "single": "single_1",
+    "combination": "combination_1_2",
+    "double": "double_1",
+    "triple": "triple_1",
+}
+"""A bet kind of the odds reports -> one area of that kind (for its payout)."""
+
+
 # ----- the game --------------------------------------------------------------------------
 class TaiXiu(Game[TaiXiuState]):
     """Tài Xỉu (RULES.md §5, seed 001)."""
@@ -495,7 +507,42 @@ class TaiXiu(Game[TaiXiuState]):
         action_types=(Place, Confirm, Clear, Ready, CloseBetting, SitIn),
         counts_xp=False,
         private_actions=(Place, Confirm, Clear, Ready),
+        hosting=Hosting(
+            clocks=(PhaseClock("betting", option="taixiu.betting_s"),),
+            player_bank=PlayerBank(
+                option="taixiu.table",
+                value="player",
+                house_value="system",
+                house_only="tai_xiu_system_table_only",
+            ),
+            house_table=HouseTable(stake=100, seats=50, bots=6),
+        ),
     )
+
+    # ----- hosting -------------------------------------------------------------------------
+    def phase(self, state: TaiXiuState) -> str:
+        """``betting``, ``rolling`` or ``over`` (the betting window has its clock)."""
+        return "betting" if not state.closed else "rolling" if not state.dice else "over"
+
+    def bank_minimum(self, stake: Chips, options: Mapping[str, OptionValue]) -> Chips:
+        """A player's bank covers at least one minimum chip at the highest odds (§5.7)."""
+        return stake * area_max_odds("triple_6")
+
+    def bet_payout(self, bet: str) -> str:
+        """A bet kind's payout under the default paytable (a single pays by its matches)."""
+        if bet == "single":
+            return "1:1 / 2:1 / 3:1"
+        odds = area_max_odds(_PAYOUT_AREA.get(bet, bet), TOTAL_PAYTABLES["asian"])
+        return f"{odds}:1"
+
+    def check_house_options(self, values: Mapping[str, OptionValue]) -> None:
+        """At the house's table the total bets pay at most the rule texts' paytables."""
+        if values["taixiu.table"] == "player":
+            return  # a player's bank pays its own bets
+        most = tuple(map(max, *TOTAL_PAYTABLES.values()))
+        paid = parse_total_paytable(str(values["taixiu.total_paytable"]))
+        if any(p > m for p, m in zip(paid, most, strict=True)):
+            raise ConfigError(text=text("option_over_house_paytable", "taixiu.total_paytable"))
 
     # ----- setup ---------------------------------------------------------------------------
     def rules_of(self, config: TableConfig) -> BetRules:
@@ -989,7 +1036,7 @@ class TaiXiu(Game[TaiXiuState]):
         totals: Stakes = ()
         for row in state.confirmed:
             totals = _merge(totals, row)
-        phase = "betting" if not state.closed else "rolling" if not state.dice else "over"
+        phase = self.phase(state)
         my_lines: tuple[SettlementLine, ...] = ()
         my_delta = 0
         bank = self.bank_available(state)

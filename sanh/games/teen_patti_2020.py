@@ -66,6 +66,7 @@ Choices where the rules are silent ([DEF], each a configuration option):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,6 +92,7 @@ from sanh.games.base import (
     Game,
     GameInfo,
     OptionSpec,
+    OptionValue,
     Reason,
     Settlement,
     SettlementLine,
@@ -101,6 +103,7 @@ from sanh.games.base import (
     check_sit_in,
     seat_in,
 )
+from sanh.games.hosting import Hosting, HouseTable, PhaseClock
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -414,7 +417,28 @@ class TeenPatti2020(Game[TeenPattiState]):
         ),
         action_types=(Bet, Ready, CloseBetting, SitIn),
         private_actions=(Bet, Ready),
+        hosting=Hosting(
+            clocks=(PhaseClock("betting", option="teenpatti.betting_s"),),
+            house_table=HouseTable(stake=1000, seats=50, bots=4),
+        ),
     )
+
+    # ----- hosting -------------------------------------------------------------------------
+    def phase(self, state: TeenPattiState) -> str:
+        """``betting``, ``dealing`` or ``over`` (the betting window has its clock)."""
+        return "betting" if not state.closed else "dealing" if not state.deal else "over"
+
+    def check_house_options(self, values: Mapping[str, OptionValue]) -> None:
+        """The house pays at most the rule texts' paytables (the defaults)."""
+        defaults = {o.name: o.default for o in self.info.options}
+        pays: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
+        for name in ("teenpatti.main_pays_pct", "teenpatti.tie_pays"):
+            pays.append((name, (int(values[name]),), (int(defaults[name]),)))
+        for name in ("teenpatti.pairplus_paytable", "teenpatti.six_card_paytable"):
+            pays.append((name, _numbers(str(values[name])), _numbers(str(defaults[name]))))
+        for name, paid, most in pays:
+            if any(p > m for p, m in zip(paid, most, strict=True)):
+                raise ConfigError(text=text("option_over_house_paytable", name))
 
     # ----- setup ---------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> TeenPattiState:
@@ -703,7 +727,7 @@ class TeenPatti2020(Game[TeenPattiState]):
             assert viewer is not None
             my_bets = tuple(zip(BETS, state.bets[viewer], strict=True))
             balance = self.balance(state, viewer)
-        phase = "betting" if not state.closed else "dealing" if not state.deal else "over"
+        phase = self.phase(state)
         category_a = category_b = six = outcome = ""
         my_lines: tuple[SettlementLine, ...] = ()
         my_delta = 0
@@ -778,3 +802,8 @@ class TeenPatti2020(Game[TeenPattiState]):
 
 
 GAMES = (TeenPatti2020(),)
+
+
+def _numbers(spec: str) -> tuple[int, ...]:
+    """A paytable option's numbers (the options have checked its form)."""
+    return tuple(int(p) for p in spec.replace(",", "-").replace("/", "-").split("-"))

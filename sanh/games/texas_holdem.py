@@ -87,6 +87,7 @@ from sanh.games.base import (
     Game,
     GameInfo,
     OptionSpec,
+    OptionValue,
     Reason,
     Settlement,
     SettlementLine,
@@ -94,6 +95,7 @@ from sanh.games.base import (
     TableConfig,
     View,
 )
+from sanh.games.hosting import Hosting
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -1042,8 +1044,22 @@ class TexasHoldem(Game[HoldemState]):
         aliases=("holdem", "hold'em", "poker", "nlhe", "texas"),
         options=HOLDEM_OPTIONS,
         action_types=(Fold, Check, Call, RaiseTo, Leave),
+        hosting=Hosting(table_stake=True, buyin_timer_option="holdem.buyin_auto_s"),
     )
     aof: ClassVar[bool] = False
+
+    # -- hosting (the buy-in panel, RULES.md §2.3, §4.9) ----------------------------------
+    def phase(self, state: HoldemState) -> str:
+        """The street: ``-1`` before the deal, ``0``..``3`` preflop..river, ``4`` once over."""
+        return str(state.street)
+
+    def buyin_limits(self, stake: Chips, options: Mapping[str, OptionValue]) -> tuple[Chips, Chips]:
+        """:func:`buyin_limits` of the table."""
+        return buyin_limits(stake, dict(options), aof=self.aof)
+
+    def topup_below(self, stake: Chips, options: Mapping[str, OptionValue]) -> Chips:
+        """A stake below one big blind is topped up."""
+        return int(options.get("holdem.big_blind", 0)) or 2 * stake
 
     # -- setup ---------------------------------------------------------------------------
     def params(self, config: TableConfig) -> HoldemParams:
@@ -1424,6 +1440,7 @@ class AllInOrFold(TexasHoldem):
         aliases=("aof", "all-in-or-fold", "allin-or-fold", "poker all in or fold"),
         options=AOF_OPTIONS,
         action_types=(Fold, Check, AllIn, Leave),
+        hosting=Hosting(table_stake=True, enabled_by="aof_enabled"),
     )
     aof: ClassVar[bool] = True
 

@@ -115,6 +115,7 @@ from sanh.games.base import (
     check_sit_in,
     seat_in,
 )
+from sanh.games.hosting import Hosting, HouseTable, PhaseClock
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -501,6 +502,13 @@ class ThreeCardPoker(Game[TcpState]):
             ),
         ),
         action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold, SitIn),
+        hosting=Hosting(
+            clocks=(
+                PhaseClock("betting", option="tcp.betting_s"),
+                PhaseClock("decision", option="tcp.decision_s"),
+            ),
+            house_table=HouseTable(stake=1000, seats=7, bots=2),
+        ),
     )
 
     # ----- setup ---------------------------------------------------------------------------

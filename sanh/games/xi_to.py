@@ -97,6 +97,7 @@ from sanh.games.base import (
     Game,
     GameInfo,
     OptionSpec,
+    OptionValue,
     Reason,
     Settlement,
     SettlementLine,
@@ -105,6 +106,7 @@ from sanh.games.base import (
     View,
     remap_named_seats,
 )
+from sanh.games.hosting import Hosting
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -411,7 +413,13 @@ class XiTo(Game[XiToState]):
         aliases=("xito", "xi to", "poker hong kong", "hong kong poker", "five card stud"),
         options=OPTIONS,
         action_types=(Fold, Check, Call, Raise, AllIn, Show, Muck, TurnUp, SetRules, Leave),
+        hosting=Hosting(table_stake=True),
     )
+
+    # ----- hosting -------------------------------------------------------------------------
+    def buyin_limits(self, stake: Chips, options: Mapping[str, OptionValue]) -> tuple[Chips, Chips]:
+        """:func:`buyin_limits`: from L to 10 L [S001]; a stake below L is topped up."""
+        return buyin_limits(stake)
 
     # ----- setup -------------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> XiToState:

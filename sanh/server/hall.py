@@ -6,7 +6,7 @@ import dataclasses
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,8 +14,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
-from sanh.games.base import Game, GameInfo, OptionSpec, OptionValue, TableConfig
-from sanh.games.tai_xiu import TOTAL_PAYTABLES, parse_total_paytable
+from sanh.games.base import Game, GameInfo, OptionSpec, TableConfig
 from sanh.server.chat import ChatLimiter, LobbyChat
 from sanh.server.clock import Clock, LoopClock
 from sanh.server.metrics import Histogram
@@ -23,32 +22,36 @@ from sanh.server.services import Bank
 from sanh.server.settings import Settings
 from sanh.server.table import LogWriter, TableActor, TableSpec
 
-__all__ = ["SYSTEM_TABLES", "Hall", "Metrics", "offered_options"]
+__all__ = ["Hall", "Metrics", "offered_options", "system_tables"]
 
 log = logging.getLogger("sanh.hall")
 
-SYSTEM_TABLES: tuple[tuple[str, str, int, int, dict[str, Any], int], ...] = (
-    ("tai-xiu-system", "tai-xiu", 100, 50, {}, 6),
-    ("three-card-poker-system", "three-card-poker", 1000, 7, {}, 2),
-    ("teen-patti-2020-system", "teen-patti-2020", 1000, 50, {}, 4),
-)
-"""(table id, game, bet level L, seats, options, bots) of the house tables opened at start.
 
-Their rounds run on the clock with or without players; a few bots bet there too, so that a
-newcomer finds a live board (the other bettors' totals, the results)."""
+def system_tables() -> list[tuple[str, Game[Any]]]:
+    """(table id, game) of the house tables opened at start: ``<game id>-system`` for every
+    registered game that declares one (:class:`~sanh.games.hosting.HouseTable`).
+
+    Their rounds run on the clock with or without players; a few bots bet there too, so that a
+    newcomer finds a live board (the other bettors' totals, the results)."""
+    return [
+        (f"{game_id}-system", game)
+        for game_id, game in sorted(REGISTRY.items())
+        if game.info.hosting.house_table is not None
+    ]
 
 
 def offered_options(info: GameInfo, house_tai_xiu: bool) -> list[OptionSpec]:
     """A game's options as ``GET /api/games`` offers them for new tables: never the
-    replay-only ones, and for Tài Xỉu, unless ``house_tai_xiu`` (``Settings.house_tai_xiu_tables``),
-    only the player-hosted bank (``taixiu.table`` = ``player``, its default there; seed 001: the
-    one house-banked table is the hall's own)."""
+    replay-only ones, and for a game a player may bank (:class:`~sanh.games.hosting.PlayerBank`),
+    unless ``house_tai_xiu`` (``Settings.house_tai_xiu_tables``), only the player-hosted bank
+    (its default there; seed 001: the one house-banked table is the hall's own)."""
+    bank = info.hosting.player_bank
     out = []
     for spec in info.options:
         if spec.replay_only:
             continue
-        if info.id == "tai-xiu" and spec.name == "taixiu.table" and not house_tai_xiu:
-            spec = dataclasses.replace(spec, default="player", choices=("player",))
+        if bank is not None and spec.name == bank.option and not house_tai_xiu:
+            spec = dataclasses.replace(spec, default=bank.value, choices=(bank.value,))
         out.append(spec)
     return out
 
@@ -172,21 +175,21 @@ class Hall:
                 actor.submit("add_bots", None, actor.spec.seats - 1)
 
     def open_system_tables(self) -> None:
-        """Open the house tables (those whose game is registered)."""
-        for table_id, game_id, stake, seats, options, bots in SYSTEM_TABLES:
-            if game_id in REGISTRY and table_id not in self.tables:
-                game = REGISTRY[game_id]
-                spec = TableSpec(
-                    game=game_id,
-                    stake=stake,
-                    seats=min(seats, game.info.seats_max),
-                    options=options,
-                    system=True,
-                    name=game.info.name_vi,
-                )
-                actor = self._add(table_id, spec)
-                if bots and not actor.spec.bots:
-                    actor.submit("add_bots", None, bots)
+        """Open the house tables the registered games declare (:func:`system_tables`)."""
+        for table_id, game in system_tables():
+            house = game.info.hosting.house_table
+            if house is None or table_id in self.tables:
+                continue
+            spec = TableSpec(
+                game=game.info.id,
+                stake=house.stake,
+                seats=min(house.seats, game.info.seats_max),
+                system=True,
+                name=game.info.name_vi,
+            )
+            actor = self._add(table_id, spec)
+            if house.bots and not actor.spec.bots:
+                actor.submit("add_bots", None, house.bots)
 
     def _add(
         self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
@@ -225,12 +228,12 @@ class Hall:
     ) -> TableActor:
         """Create a player-hosted table. :raises ConfigError: if the setup is impossible.
 
-        :param house_tai_xiu: whether a house-banked Tài Xỉu table may be created: the public
-            API (``POST /api/tables``) passes False unless ``Settings.house_tai_xiu_tables``
-            (seed 001: one such table, the hall's own ``tai-xiu-system``;
-            ``tai_xiu_system_table_only``); the hall's own code and in-process tests may.
-            Without it an omitted ``taixiu.table`` is ``player`` (what ``GET /api/games``
-            offers, :func:`offered_options`)."""
+        :param house_tai_xiu: whether a house-banked table of a game a player may bank
+            (:class:`~sanh.games.hosting.PlayerBank`) may be created: the public API
+            (``POST /api/tables``) passes False unless ``Settings.house_tai_xiu_tables``
+            (seed 001: one such table, the hall's own; the game's ``house_only`` refusal); the
+            hall's own code and in-process tests may. Without it an omitted bank option is the
+            player's bank (what ``GET /api/games`` offers, :func:`offered_options`)."""
         try:
             rules = find_game(game)
         except KeyError:
@@ -250,16 +253,18 @@ class Hall:
         for option in info.options:
             if option.replay_only and option.name in options:
                 raise ConfigError(text=text("option_replay_only", option.name))
-        if info.id == "tai-xiu" and not house_tai_xiu:
-            options.setdefault("taixiu.table", "player")  # the only kind the public API creates
+        bank = info.hosting.player_bank
+        if bank is not None and not house_tai_xiu:
+            options.setdefault(bank.option, bank.value)  # the only kind the public API creates
         if quick and "table.quick_mode" in names:
             options["table.quick_mode"] = True
         quick = quick or bool(options.get("table.quick_mode", False))
         values = rules.options(TableConfig.make(seats=max(count, info.seats_min), options=options))
-        if info.id == "tai-xiu" and values.get("taixiu.table") != "player" and not house_tai_xiu:
-            raise ConfigError(text="tai_xiu_system_table_only")
+        if bank is not None and not rules.player_banked(values) and not house_tai_xiu:
+            raise ConfigError(text=bank.house_only)
         _check_setup(rules, stake, count, options)
-        _check_house_paytables(rules, values)
+        if info.banked:
+            rules.check_house_options(values)
         table_id = "t" + secrets.token_hex(4)
         spec = TableSpec(
             game=info.id,
@@ -325,31 +330,3 @@ def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, An
             seats=count, stake=stake, stacks=(stake * 1_000_000,) * count, options=options
         )
         rules.new_state(probe)
-
-
-def _check_house_paytables(rules: Game[Any], values: Mapping[str, OptionValue]) -> None:
-    """At a table the house banks, a host may choose among the rule texts' paytables but not
-    pay more than they do: the engines take any paytable (for analysis), the hall does not let
-    a player set what the house pays. (A player-hosted Tài Xỉu bank pays its own bets.)
-    ``values``: every option's value (:meth:`Game.options`).
-    :raises ConfigError: ``option_over_house_paytable``."""
-    pays: list[tuple[str, tuple[int, ...], tuple[int, ...]]] = []
-    if rules.info.id == "tai-xiu" and values["taixiu.table"] != "player":
-        most = tuple(map(max, *TOTAL_PAYTABLES.values()))
-        name = "taixiu.total_paytable"
-        pays.append((name, parse_total_paytable(str(values[name])), most))
-    elif rules.info.id == "teen-patti-2020":
-        defaults = {o.name: o.default for o in rules.info.options}
-        for name in ("teenpatti.main_pays_pct", "teenpatti.tie_pays"):
-            pays.append((name, (int(values[name]),), (int(defaults[name]),)))
-        for name in ("teenpatti.pairplus_paytable", "teenpatti.six_card_paytable"):
-            most = _numbers(str(defaults[name]))
-            pays.append((name, _numbers(str(values[name])), most))
-    for name, paid, most in pays:
-        if any(p > m for p, m in zip(paid, most, strict=True)):
-            raise ConfigError(text=text("option_over_house_paytable", name))
-
-
-def _numbers(spec: str) -> tuple[int, ...]:
-    """A Teen Patti paytable option's numbers (the engine has checked its form)."""
-    return tuple(int(p) for p in spec.replace(",", "-").replace("/", "-").split("-"))

@@ -28,6 +28,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import msgspec
 from msgspec import Meta
 
+from sanh.games import REGISTRY
 from sanh.ledger.players import HallConfig
 from sanh.server.guard import Limits
 
@@ -86,8 +87,9 @@ class Settings:
     quick_turn_timer: Positive = 7.0
     """``platform.turn_timer_s`` at a quick table (``table.quick_mode``, A-PL5)."""
     aof_enabled: bool = True
-    """``aof.enabled`` (RULES.md §4.9, A-HE8): the hall offers All-in or Fold (``poker-aof``),
-    its own game: a bot table at start and new tables. Off, tables already open play on."""
+    """``aof.enabled`` (RULES.md §4.9, A-HE8): the hall offers All-in or Fold (the game that
+    declares this setting, ``Hosting.enabled_by``), its own game: a bot table at start and new
+    tables. Off, tables already open play on."""
     buyin_timer: Positive = 5.0
     between_hands: Seconds = 3.0
     bot_delay: Seconds = 0.6
@@ -155,7 +157,7 @@ class Settings:
 
     house_tai_xiu_tables: bool = False
     """Let ``POST /api/tables`` open house-banked Tài Xỉu tables. Off (the rule): seed 001 has
-    exactly one table for playing against the house, the hall's own (``tai-xiu-system``), and
+    exactly one table for playing against the house, the hall's own (``<game>-system``), and
     players create player-hosted Tài Xỉu tables only; test suites that need several house
     rounds with their own clocks turn it on."""
 
@@ -215,8 +217,11 @@ class Settings:
         )
 
     def game_offered(self, game_id: str) -> bool:
-        """Whether the hall offers this game (``poker-aof`` only with :attr:`aof_enabled`)."""
-        return game_id != "poker-aof" or self.aof_enabled
+        """Whether the hall offers this game: always, unless the game declares the setting that
+        switches it (``Hosting.enabled_by``: All-in or Fold's :attr:`aof_enabled`)."""
+        game = REGISTRY.get(game_id)
+        setting = None if game is None else game.info.hosting.enabled_by
+        return setting is None or getattr(self, setting, False) is True
 
 
 _TRUE = frozenset({"1", "true", "yes", "on"})

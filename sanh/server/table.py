@@ -92,14 +92,10 @@ from sanh.server.metrics import Histogram
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
 
-__all__ = ["STAKED_GAMES", "Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
+__all__ = ["Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
 
 log = logging.getLogger("sanh.table")
 
-STAKED_GAMES = frozenset({"texas-holdem", "poker-aof", "xi-to"})
-"""Tẩy games: players bring a table stake through the buy-in panel (RULES.md §2.3, §4.9)."""
-MIN_BALANCE_MULTIPLE = 10
-"""RULES.md §2.6: non-Tẩy player-vs-player games need 10 L to start a hand."""
 BOT_ACTIONS_PER_WINDOW = 3
 """A bot acts at most this many times in one window (a betting window, a squeeze window)."""
 RECENT_RECORDS = 100
@@ -282,7 +278,9 @@ class TableActor:
         self.deadlines: dict[int | None, float] = {}
         self._deadline_version = -1
         self._window: tuple[Any, ...] | None = None
-        """The current window's key (phase, table actions); a new key opens a new window."""
+        """The current window's key (phase, simultaneity, table actions); a new key opens a
+        new window."""
+        self._options: dict[str, Any] | None = None
         self.window_version = 0
         """The state version at which the current window opened."""
         self.server_seed: str | None = None
@@ -563,9 +561,10 @@ class TableActor:
 
     @property
     def player_banked(self) -> bool:
-        """A player-hosted table: a seated player banks it (Tài Xỉu ``taixiu.table=player``,
-        RULES.md §5.7), only by choosing to (``host``) and with the amount they choose."""
-        return self.banked and self.spec.options.get("taixiu.table") == "player"
+        """A player-hosted table: a seated player banks it (the game's
+        :class:`~sanh.games.hosting.PlayerBank`, RULES.md §5.7), only by choosing to (``host``)
+        and with the amount they choose."""
+        return self.banked and self.game.player_banked(self.spec.options)
 
     def _banker(self) -> int | None:
         """The table seat of a player-hosted table's banker (None: it waits for one)."""
@@ -581,8 +580,8 @@ class TableActor:
 
     @property
     def staked(self) -> bool:
-        """Whether players bring a table stake (Tẩy)."""
-        return self.game.info.id in STAKED_GAMES
+        """Whether players bring a table stake (Tẩy: the game's ``Hosting.table_stake``)."""
+        return self.game.info.hosting.table_stake
 
     @property
     def quick(self) -> bool:
@@ -590,26 +589,33 @@ class TableActor:
         return self.spec.quick or bool(self.spec.options.get("table.quick_mode", False))
 
     def buyin_range(self) -> tuple[int, int]:
-        """Minimum and maximum table stake after a buy-in (RULES.md §2.3, §4.9)."""
-        from sanh.games import texas_holdem, xi_to
-
-        stake = self.spec.stake
-        game_id = self.game.info.id
-        if game_id == "xi-to":
-            return xi_to.buyin_limits(stake)
-        return texas_holdem.buyin_limits(stake, dict(self.spec.options), aof=game_id == "poker-aof")
+        """Minimum and maximum table stake after a buy-in (RULES.md §2.3, §4.9), as the game
+        declares them (:meth:`~sanh.games.base.Game.buyin_limits`)."""
+        return self.game.buyin_limits(self.spec.stake, self.spec.options)
 
     def topup_below(self) -> int:
         """A table stake below this must be topped up between hands (RULES.md §2.3, §4.9)."""
-        if self.game.info.id == "xi-to":
-            return self.spec.stake
-        return int(self.spec.options.get("holdem.big_blind", 0)) or 2 * self.spec.stake
+        return self.game.topup_below(self.spec.stake, self.spec.options)
 
     def _buyin_seconds(self) -> float:
         seconds = self.settings.buyin_timer
-        if self.game.info.id == "texas-holdem":
-            seconds = float(self.spec.options.get("holdem.buyin_auto_s", seconds))
+        option = self.game.info.hosting.buyin_timer_option
+        if option is not None:
+            seconds = float(self._option_values()[option])
         return self.settings.scaled(seconds)
+
+    def _option_values(self) -> dict[str, Any]:
+        """Every option of the table, defaults filled in (:meth:`Game.options`)."""
+        if self._options is None:
+            config = TableConfig.make(seats=self.game.info.seats_min, options=self.spec.options)
+            self._options = dict(self.game.options(self.game.canonical_config(config)))
+        return self._options
+
+    def min_balance(self) -> tuple[int, int]:
+        """The multiple of L a player's balance must reach to sit and be dealt in, and that
+        amount (RULES.md §2.6: the game's :meth:`~sanh.games.base.Game.min_balance_multiple`)."""
+        multiple = self.game.min_balance_multiple(self._option_values())
+        return multiple, multiple * self.spec.stake
 
     def lobby_entry(self) -> dict[str, Any]:
         """What the lobby shows of this table."""
@@ -801,9 +807,8 @@ class TableActor:
             if balance + self.bank.table_stake(self.id, conn.player.id) < low:
                 self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, text("balance_below_buyin", low))
                 return
-        elif not self.game.info.banked and balance < MIN_BALANCE_MULTIPLE * self.spec.stake:
-            least = MIN_BALANCE_MULTIPLE * self.spec.stake
-            reason = text("seat_needs_multiple", MIN_BALANCE_MULTIPLE, least)
+        elif balance < self.min_balance()[1]:
+            reason = text("seat_needs_multiple", *self.min_balance())
             self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, reason)
             return
         slot = SeatSlot(conn.player, secrets.token_urlsafe(24))
@@ -1044,11 +1049,9 @@ class TableActor:
             self._save()
 
     def _bank_range(self, player_id: str) -> tuple[int, int]:
-        """The bank a player may choose: at least one minimum chip at the highest odds
-        (``taixiu.area_max_odds``), at most their balance."""
-        from sanh.games.tai_xiu import area_max_odds
-
-        least = self.spec.stake * area_max_odds("triple_6")
+        """The bank a player may choose: at least the game's
+        :meth:`~sanh.games.base.Game.bank_minimum`, at most their balance."""
+        least = self.game.bank_minimum(self.spec.stake, self.spec.options)
         return least, self.bank.balance(player_id)
 
     def _on_host(self, conn: Connection | None, data: Any) -> None:
@@ -1202,7 +1205,7 @@ class TableActor:
             self._refuse(conn, p.ErrorCode.NO_HAND, "no_hand_for_you", message.nonce)
             return
         version = self.state.version
-        in_window = self._window is not None and self._window[2]
+        in_window = self._window is not None and self._window[1]
         fresh = message.version == version or (
             in_window and self.window_version <= message.version <= version
         )
@@ -1325,7 +1328,7 @@ class TableActor:
             return self.bank.table_stake(self.id, slot.player.id) > 0
         if self.banked:
             return True  # a house game needs only the amount bet
-        return self.bank.balance(slot.player.id) >= MIN_BALANCE_MULTIPLE * self.spec.stake
+        return self.bank.balance(slot.player.id) >= self.min_balance()[1]
 
     def _schedule_start(self, delay: float | None = None) -> None:
         if self.state is not None or self._start_handle is not None or self.task is None:
@@ -1708,9 +1711,8 @@ class TableActor:
         table_actions = tuple(
             sorted({type(a).__name__ for a in self.game.legal_actions_for(state, None)})
         )
-        phase = getattr(state, "phase", getattr(state, "street", None))
         simultaneous = bool(table_actions) or len(seats) > 1
-        return (str(phase), getattr(state, "closed", None), simultaneous, table_actions)
+        return (self.game.phase(state), simultaneous, table_actions)
 
     def _update_deadlines(self) -> None:
         assert self.state is not None
@@ -1726,7 +1728,7 @@ class TableActor:
             self.deadlines.pop(None, None)
         now = self._clock.now()
         new: dict[int | None, float] = {}
-        if key[3]:
+        if key[2]:
             new[None] = self.deadlines.get(None) or now + self.settings.scaled(
                 self._window_seconds(self.state)
             )
@@ -1747,19 +1749,14 @@ class TableActor:
         return self.settings.quick_turn_timer if self.quick else self.settings.turn_timer
 
     def _window_seconds(self, state: Any) -> float:
-        """The length of a table window (RULES.md §2.5), from the game's timer options:
-        ``<game>.betting_s`` (``taixiu``, ``tcp``, ``teenpatti``, ``bacaychuong``) for a betting
-        window, ``tcp.decision_s``, ``samloc.declare_s``; a squeeze takes 15 s (7 s in quick
-        mode) and any other window the turn timer (``platform.turn_timer_s``)."""
-        phase = getattr(state, "phase", None)
-        if phase == "squeeze":
-            return 7.0 if self.quick else 15.0
-        suffix = _WINDOW_OPTIONS.get(phase)
-        if suffix is not None:
-            for name, value in self.game.options(state.config).items():
-                if name.endswith(suffix):
-                    return float(value)
-        return self._turn_seconds()
+        """The length of a table window (RULES.md §2.5): the clock the game declares for the
+        phase (:class:`~sanh.games.hosting.PhaseClock`: a timer option such as a betting
+        window's, or fixed seconds with a quick-mode value), else the turn timer."""
+        clock = self.game.info.hosting.clock(self.game.phase(state))
+        seconds = None
+        if clock is not None:
+            seconds = clock.length(self.game.options(state.config), self.quick)
+        return self._turn_seconds() if seconds is None else seconds
 
     def _reschedule_timer(self) -> None:
         if self._timer is not None:
@@ -1791,7 +1788,7 @@ class TableActor:
         if not isinstance(turn, tuple):
             return []
         seats = []
-        simultaneous = self._window is not None and self._window[2]
+        simultaneous = self._window is not None and self._window[1]
         for engine_seat in turn:
             slot = self.seats[self.hand_players[engine_seat]]
             if slot is None or slot.bot is None:
@@ -1806,7 +1803,7 @@ class TableActor:
 
     def _bots_act(self) -> None:
         """One action of the bot to act (in a window: one action of every bot that may act)."""
-        simultaneous = self._window is not None and self._window[2]
+        simultaneous = self._window is not None and self._window[1]
         for engine_seat in self._bot_seats_to_act():
             if self.state is None or self.game.is_terminal(self.state):
                 return
@@ -2067,16 +2064,6 @@ class TableActor:
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
             self._send(conn, self._update_for(conn, view, seats, common))
-
-
-_WINDOW_OPTIONS: dict[str | None, str] = {
-    None: ".betting_s",  # Tài Xỉu and Teen Patti have no phase: their only window is betting
-    "betting": ".betting_s",
-    "bet": ".betting_s",
-    "decision": ".decision_s",
-    "declare": ".declare_s",
-}
-"""A game's phase -> the suffix of the option giving its window's length (RULES.md §2.5)."""
 
 
 def _event_json(event: Event) -> dict[str, Any]:
