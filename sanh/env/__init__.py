@@ -81,5 +81,6 @@ def make_parallel(
 
 
 from sanh.env.parallel import SanhParallelEnv  # noqa: E402
+from sanh.env.vector import VectorEnv  # noqa: E402
 
-__all__ += ["SanhParallelEnv"]
+__all__ += ["SanhParallelEnv", "VectorEnv"]

@@ -85,6 +85,8 @@ class Table:
         self._clock = 0
         self._last_seat = -1
         self._legal_cache: dict[tuple[int, int], dict[int, Action]] = {}
+        self._view_cache: dict[tuple[int, int], View] = {}
+        self._settled: tuple[Any, Settlement] | None = None
 
     # ----- the hand --------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -95,6 +97,7 @@ class Table:
         self._clock = 0
         self._last_seat = -1
         self._legal_cache = {}
+        self._view_cache = {}
         self._advance()
 
     @property
@@ -104,7 +107,9 @@ class Table:
 
     def settlement(self) -> Settlement:
         """The hand's settlement (only once it is over)."""
-        return self.game.settle(self.state)
+        if self._settled is None or self._settled[0] is not self.state:
+            self._settled = (self.state, self.game.settle(self.state))
+        return self._settled[1]
 
     def rewards(self) -> list[float]:
         """Each seat's settlement in units (0 until the hand is over)."""
@@ -136,7 +141,14 @@ class Table:
     # ----- views, masks, observations ----------------------------------------------------
     def view(self, seat: int) -> View:
         """The seat's view (the only input of its observation)."""
-        return self.game.observe(self.state, seat)
+        key = (self.state.version, seat)
+        cached = self._view_cache.get(key)
+        if cached is None:
+            cached = self.game.observe(self.state, seat)
+            if len(self._view_cache) > 4 * self.seats:
+                self._view_cache = {}
+            self._view_cache[key] = cached
+        return cached
 
     def legal(self, seat: int) -> dict[int, Action]:
         """The seat's legal ids now, with the engine action each stands for."""
