@@ -87,18 +87,32 @@ class Table:
         self._legal_cache: dict[tuple[int, int], dict[int, Action]] = {}
         self._view_cache: dict[tuple[int, int], View] = {}
         self._settled: tuple[Any, Settlement] | None = None
+        self.skipped = 0
+        """Hands of the last reset that ended at the deal (see :meth:`reset`)."""
 
     # ----- the hand --------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
-        """A new hand: the same seed gives the same deck and dice."""
+        """A new hand: the same seed gives the same deck and dice.
+
+        A hand that ends at the deal, before any seat decides (a Tiến lên or Sâm instant
+        win, a Phỏm ù dealt), has no decision to offer: it is counted in :attr:`skipped` and
+        the next hand is dealt from the same random stream, so a seed still gives one hand.
+        """
         self.rng = SeededRng(seed) if seed is not None else SystemRng()
-        self.state = self.game.new_state(self.config)
-        self.history = []
-        self._clock = 0
-        self._last_seat = -1
-        self._legal_cache = {}
-        self._view_cache = {}
-        self._advance()
+        self.skipped = 0
+        for _ in range(1000):
+            self.state = self.game.new_state(self.config)
+            self.history = []
+            self._clock = 0
+            self._last_seat = -1
+            self._legal_cache = {}
+            self._view_cache = {}
+            self._settled = None
+            self._advance()
+            if not self.terminal:
+                return
+            self.skipped += 1
+        raise RuntimeError(f"{self.game.info.id}: 1000 hands in a row ended at the deal")
 
     @property
     def terminal(self) -> bool:

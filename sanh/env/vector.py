@@ -5,7 +5,7 @@ environment would select). :meth:`VectorEnv.step` takes one action id per table,
 seat, and returns the next decision of every table. A table whose hand ends is dealt a new hand
 at once (the next seed of its stream), and its rewards (every seat's settlement in units) come
 back in that step's ``rewards`` row with ``done`` set. Hands that end at the deal, before any
-decision (a Tiến lên instant win), are skipped: there is no step to return them in.
+decision (a Tiến lên instant win), are skipped by :meth:`sanh.env.core.Table.reset`.
 
 >>> venv = VectorEnv("tien-len", num_envs=4, seats=2)
 >>> obs, mask, seat = venv.reset(seed=1)
@@ -62,12 +62,12 @@ class VectorEnv:
         self, seed: int | None = None
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
         """New hands everywhere: table ``i`` plays seeds ``seed + i``, ``seed + i + n``, …"""
-        base = seed if seed is not None else int(np.random.SeedSequence().entropy % 2**31)
+        entropy = np.random.SeedSequence().entropy
+        base = seed if seed is not None else int(entropy) % 2**31  # type: ignore[arg-type]
         self._sampler = np.random.default_rng(base)
         self._seeds = np.arange(base, base + self.num_envs, dtype=np.int64)
         for i, table in enumerate(self.tables):
             table.reset(int(self._seeds[i]))
-            self._deal_past_instant_ends(i)
         self.hands = 0
         obs, mask, seat = self._collect()
         return obs, mask, seat
@@ -102,25 +102,14 @@ class VectorEnv:
                 self.hands += 1
                 self._seeds[i] += self.num_envs
                 table.reset(int(self._seeds[i]))
-                self._deal_past_instant_ends(i)
         obs, mask, seats = self._collect()
         return obs, mask, seats, rewards, done
-
-    def _deal_past_instant_ends(self, i: int) -> None:
-        """Deal table ``i`` again while its hand ends before any decision (an instant win
-        at the deal): such hands have no step to return."""
-        table = self.tables[i]
-        for _ in range(1000):
-            if not table.terminal:
-                return
-            self._seeds[i] += self.num_envs
-            table.reset(int(self._seeds[i]))
-        raise RuntimeError(f"{self.spec.game_id}: 1000 hands in a row ended at the deal")
 
     def sample(self, mask: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         """A uniformly random legal id per row of ``mask``."""
         noise = self._sampler.random(mask.shape)
-        return np.argmax(np.where(mask > 0, noise, -1.0), axis=1).astype(np.int64)
+        picked: npt.NDArray[np.int64] = np.argmax(np.where(mask > 0, noise, -1.0), axis=1)
+        return picked.astype(np.int64)
 
     def _collect(
         self,

@@ -252,3 +252,15 @@ def test_observation_ignores_other_seats_hidden_cards(game_id: str) -> None:
             assert differs, "the swap changed another seat's hidden cards"
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize(("game_id", "seed"), [("tien-len", 56), ("phom", 17), ("sam-loc", 37)])
+def test_a_hand_over_at_the_deal_is_dealt_again(game_id: str, seed: int) -> None:
+    """An instant win dealt has no decision: reset deals the next hand of the same stream."""
+    env = sanh.env.make(game_id, seats=4)
+    env.reset(seed=seed)
+    assert env.table.skipped == 1
+    assert not any(env.terminations.values()) and not env.table.terminal
+    shuffles = [e for e in env.table.state.history if isinstance(e, Shuffle)]
+    env.reset(seed=seed)
+    assert [e for e in env.table.state.history if isinstance(e, Shuffle)] == shuffles
