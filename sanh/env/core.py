@@ -87,6 +87,8 @@ class Table:
         self._legal_cache: dict[tuple[int, int], dict[int, Action]] = {}
         self._view_cache: dict[tuple[int, int], View] = {}
         self._settled: tuple[Any, Settlement] | None = None
+        self._eligible: tuple[Any, tuple[int, ...]] | None = None
+        self._table_open: tuple[Any, bool] | None = None
         self.skipped = 0
         """Hands of the last reset that ended at the deal (see :meth:`reset`)."""
 
@@ -134,15 +136,29 @@ class Table:
 
     def eligible(self) -> list[int]:
         """The seats that can act now, in seat order."""
+        cached = self._eligible
+        if cached is not None and cached[0] is self.state:
+            return list(cached[1])
         turn = self.game.to_act(self.state)
-        if not isinstance(turn, tuple):
-            return []
-        return [
-            s
-            for s in turn
-            if self.game.legal_actions_for(self.state, s)
-            or self.game.amount_ranges_for(self.state, s)
-        ]
+        seats: list[int] = []
+        if isinstance(turn, tuple):
+            seats = [
+                s
+                for s in turn
+                if self.game.legal_actions_for(self.state, s)
+                or self.game.amount_ranges_for(self.state, s)
+            ]
+        self._eligible = (self.state, tuple(seats))
+        return seats
+
+    def table_open(self) -> bool:
+        """Whether the table itself has an action now (a window its clock may close)."""
+        cached = self._table_open
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        is_open = bool(self.game.legal_actions_for(self.state, None))
+        self._table_open = (self.state, is_open)
+        return is_open
 
     def next_seat(self) -> int | None:
         """The seat to act next: the only one, or round robin through a window."""
@@ -225,7 +241,7 @@ class Table:
         self._apply(seat, action, action_id)
 
     def _apply(self, seat: int, action: Action, action_id: int) -> None:
-        table_open = bool(self.game.legal_actions_for(self.state, None))
+        table_open = self.table_open()
         self.state = self.game.apply(self.state, action)
         self.history.append((seat, action_id, isinstance(action, self._private)))
         self._last_seat = seat
@@ -246,7 +262,7 @@ class Table:
             seats = self.eligible()
             if seats and self._clock < self.clock_steps:
                 return
-            if seats and not game.legal_actions_for(self.state, None):
+            if seats and not self.table_open():
                 return
             table = game.default_action(self.state, None, "timeout")
             if table is None:
