@@ -45,3 +45,44 @@ def test_vector_env_refuses_an_illegal_id() -> None:
     bad = np.array([int(np.flatnonzero(mask[0] == 0)[0]), 0])
     with pytest.raises(IllegalActionIdError):
         venv.step(bad)
+
+
+def test_parallel_step_lets_every_seat_of_a_window_act() -> None:
+    """Three Card Poker's betting window: all three seats bet in one parallel step."""
+    env = sanh.env.make_parallel("three-card-poker", seats=3)
+    observations, _ = env.reset(seed=2)
+    codec = env.table.codec
+    ante_min = next(i for i in range(codec.size) if codec.label(i) == "bet spot=ante min")
+    assert all(obs["action_mask"][ante_min] == 1 for obs in observations.values())
+    before = len(env.table.history)
+    env.step(dict.fromkeys(env.agents, ante_min))
+    assert [s for s, _, _ in env.table.history[before:]] == [0, 1, 2]
+    with pytest.raises(IllegalActionIdError):
+        env.step(dict.fromkeys(env.agents, codec.size - 1))
+
+
+@pytest.mark.parametrize("game_id", ["three-card-poker", "teen-patti-2020", "tai-xiu"])
+def test_one_seat_house_game(game_id: str) -> None:
+    env = sanh.env.make(game_id, seats=1)
+    env.reset(seed=1)
+    assert env.agents == ["player_0"]
+    while env.agents:
+        obs, _, terminated, _, _ = env.last()
+        env.step(None if terminated else int(np.flatnonzero(obs["action_mask"])[-1]))
+    settlement = env.table.settlement()
+    assert settlement.deltas[0] == -(settlement.house + settlement.fee + settlement.breakage)
+
+
+def test_options_reach_the_engine_and_bad_ones_are_refused() -> None:
+    from sanh.errors import ConfigError
+
+    env = sanh.env.make("tien-len", seats=3, options={"tlmn.scoring": "rank"})
+    env.reset(seed=0)
+    assert env.table.view(0).scoring == "rank"  # type: ignore[attr-defined]
+    block = next(b for b in env.table.encoder.layout() if b.name == "scoring")
+    obs = env.observe("player_0")["observation"]
+    assert obs[block.offset + 1] == 1.0  # "rank" in the vocabulary (count, rank)
+    with pytest.raises(ConfigError):
+        sanh.env.make("tien-len", seats=3, options={"tlmn.scoring": "nope"})
+    with pytest.raises(ValueError, match="seats"):
+        sanh.env.make("tien-len", seats=7)
