@@ -26,7 +26,7 @@ from sanh.env.actions import pot_of
 from sanh.env.aec import SanhEnv
 from sanh.games.base import Action
 
-__all__ = ["BotPolicy", "Policy", "RandomPolicy", "play_hand"]
+__all__ = ["BotPolicy", "Policy", "RandomPolicy", "evaluate", "play_hand"]
 
 
 class Policy(Protocol):
@@ -88,3 +88,21 @@ def play_hand(
         totals[agent] += reward
         env.step(None if terminated or truncated else policies[agent].act(env, agent))
     return totals
+
+
+def evaluate(
+    env: SanhEnv, policies: Mapping[str, Policy], hands: int, seed: int = 0
+) -> dict[str, tuple[float, float]]:
+    """Each agent's mean reward per hand over ``hands`` seeded hands (seeds ``seed`` …
+    ``seed + hands - 1``), with the half-width of its 95 % confidence interval (normal
+    approximation, 1.96 standard errors)."""
+    samples: dict[str, list[float]] = {agent: [] for agent in env.possible_agents}
+    for i in range(hands):
+        for agent, reward in play_hand(env, policies, seed=seed + i).items():
+            samples[agent].append(reward)
+    out = {}
+    for agent, values in samples.items():
+        data = np.asarray(values, dtype=np.float64)
+        half = 1.96 * float(data.std(ddof=1)) / np.sqrt(len(data)) if len(data) > 1 else 0.0
+        out[agent] = (float(data.mean()), half)
+    return out

@@ -27,7 +27,7 @@ def test_vector_env_random_self_play(game_id: str) -> None:
         np.testing.assert_array_equal(first["action_mask"], mask[i])
         assert env.agent_selection == f"player_{seat[i]}"
     finished = 0
-    for _ in range(400):
+    for _ in range(100 if game_id == "tai-xiu" else 400):
         actions = venv.sample(mask)
         assert all(mask[i, a] == 1 for i, a in enumerate(actions))
         obs, mask, seat, rewards, done = venv.step(actions)
@@ -86,3 +86,13 @@ def test_options_reach_the_engine_and_bad_ones_are_refused() -> None:
         sanh.env.make("tien-len", seats=3, options={"tlmn.scoring": "nope"})
     with pytest.raises(ValueError, match="seats"):
         sanh.env.make("tien-len", seats=7)
+
+
+def test_evaluate_gives_means_and_intervals() -> None:
+    from sanh.env.policies import BotPolicy, RandomPolicy, evaluate
+
+    env = sanh.env.make("tien-len", seats=2)
+    result = evaluate(env, {"player_0": BotPolicy(1), "player_1": RandomPolicy(1)}, hands=6)
+    (mean0, half0), (mean1, half1) = result["player_0"], result["player_1"]
+    assert mean0 == pytest.approx(-mean1)  # zero-sum: no fee in Tiến lên
+    assert half0 > 0 and half0 == pytest.approx(half1)
