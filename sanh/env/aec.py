@@ -35,7 +35,7 @@ class SanhEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.metadata: dict[str, Any] = {
             "render_modes": ["ansi"],
-            "is_parallelizable": True,
+            "is_parallelizable": False,
             "name": f"sanh_{spec.game_id.replace('-', '_')}",
         }
         self.possible_agents = [f"player_{i}" for i in range(spec.seats)]

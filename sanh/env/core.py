@@ -145,8 +145,8 @@ class Table:
             seats = [
                 s
                 for s in turn
-                if self.game.legal_actions_for(self.state, s)
-                or self.game.amount_ranges_for(self.state, s)
+                if self.game.amount_ranges_for(self.state, s)
+                or self.game.legal_actions_for(self.state, s)
             ]
         self._eligible = (self.state, tuple(seats))
         return seats
