@@ -1,6 +1,6 @@
 """The baselines of sanh.env against each other: the hall's heuristic bot against random play.
 
-Run: ``.venv/bin/python -m benchmarks.env_baselines [--hands 400] [--games tien-len,...]``.
+Run: ``.venv/bin/python -m benchmarks.env_baselines [--hands 200] [--games tien-len,...]``.
 
 Two seats (one seat for the house games, where the bot plays alone against the house): the bot
 in seat 0 against a uniformly random policy in seat 1, then the seats swapped, over the same
@@ -23,7 +23,7 @@ from sanh.games import all_games
 def main(argv: list[str] | None = None) -> None:
     """Print a Markdown table: bot vs random per game."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--hands", type=int, default=400, help="hands per seat arrangement")
+    parser.add_argument("--hands", type=int, default=200, help="hands per seat arrangement")
     parser.add_argument("--games", default="", help="comma-separated ids (default: all)")
     args = parser.parse_args(argv)
     wanted = [g for g in args.games.split(",") if g]
