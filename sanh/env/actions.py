@@ -161,7 +161,10 @@ class ProductHead(Head):
         """The local id of the action's field values."""
         local = 0
         for name, index, domain in zip(self.fields, self._index, self.domains, strict=True):
-            local = local * len(domain) + index[getattr(action, name)]
+            value = getattr(action, name)
+            if value not in index:
+                raise ValueError(f"{action}: {name}={value!r} is outside the action space")
+            local = local * len(domain) + index[value]
         return local
 
     def values(self, local: int) -> tuple[Any, ...]:
