@@ -264,3 +264,28 @@ def test_a_hand_over_at_the_deal_is_dealt_again(game_id: str, seed: int) -> None
     shuffles = [e for e in env.table.state.history if isinstance(e, Shuffle)]
     env.reset(seed=seed)
     assert [e for e in env.table.state.history if isinstance(e, Shuffle)] == shuffles
+
+
+@pytest.mark.parametrize(
+    ("game_id", "seats"),
+    [
+        (g.info.id, n)
+        for g in all_games()
+        for n in sorted({g.info.seats_min, min(g.info.seats_max, 9)})
+    ],
+)
+def test_smallest_and_largest_tables_play_a_hand(game_id: str, seats: int) -> None:
+    env = sanh.env.make(game_id, seats=seats)
+    env.reset(seed=seats)
+    picker = np.random.default_rng(seats)
+    space = env.observation_space("player_0")
+    while env.agents:
+        obs, _, terminated, truncated, _ = env.last()
+        assert space.contains(obs)
+        env.step(
+            None
+            if terminated or truncated
+            else int(picker.choice(np.flatnonzero(obs["action_mask"])))
+        )
+    deltas = env.table.settlement().deltas
+    assert len(deltas) == seats
