@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,7 @@ __all__ = [
     "AmountHead",
     "ComboHead",
     "Head",
+    "LegalActions",
     "OrdinalHead",
     "ProductHead",
     "SimpleHead",
@@ -358,7 +359,7 @@ class ActionCodec:
             return head.offset + key * head.buckets + bucket
         return head.offset  # ordinal: the first slot
 
-    def legal(self, view: View) -> dict[int, Action]:
+    def legal(self, view: View) -> LegalActions:
         """Every legal id of the view's seat, with the engine action it stands for.
 
         :raises ValueError: if a legal engine action has no id (a gap in the action space).
@@ -394,19 +395,65 @@ class ActionCodec:
             if other is None or _card_order(action) < _card_order(other):
                 out[action_id] = action
         pot = pot_of(view)
+        groups: dict[int, _AmountGroup] = {}
         for (head, key), ranges in ranges_by_key.items():
             assert isinstance(head, AmountHead)
             base = head.offset + head.key_index(key) * head.buckets
-            template = ranges[0].template
-            for bucket, amount in enumerate(head.amounts(ranges, pot)):
-                out[base + bucket] = dataclasses.replace(template, amount=amount)  # type: ignore[call-arg]
+            group = _AmountGroup(head, ranges, pot, base)
+            for bucket in range(head.buckets):
+                groups[base + bucket] = group
         for (head, key), actions in fixed.items():
             assert isinstance(head, AmountHead)
             base = head.offset + head.key_index(key) * head.buckets
             by_amount = sorted(actions, key=lambda a: getattr(a, "amount", 0))
             out[base] = by_amount[0]
             out[base + head.buckets - 1] = by_amount[-1]
-        return dict(sorted(out.items()))
+        return LegalActions(out, groups)
+
+
+class _AmountGroup:
+    """The buckets of one amount key, their amounts computed when first needed."""
+
+    def __init__(self, head: AmountHead, ranges: list[AmountRange], pot: int, base: int) -> None:
+        self.head, self.ranges, self.pot, self.base = head, ranges, pot, base
+        self._actions: list[Action] | None = None
+
+    def action(self, action_id: int) -> Action:
+        if self._actions is None:
+            template = self.ranges[0].template
+            self._actions = [
+                dataclasses.replace(template, amount=amount)  # type: ignore[call-arg]
+                for amount in self.head.amounts(self.ranges, self.pot)
+            ]
+        return self._actions[action_id - self.base]
+
+
+class LegalActions(Mapping[int, Action]):
+    """Legal id → engine action, in id order. The amount actions are built on first access
+    (a mask needs only the ids: Tài Xỉu has 250 amount ids)."""
+
+    def __init__(self, ready: dict[int, Action], groups: dict[int, _AmountGroup]) -> None:
+        self._ready = ready
+        self._groups = groups
+        self._ids = sorted({*ready, *groups})
+
+    def __getitem__(self, action_id: int) -> Action:
+        action = self._ready.get(action_id)
+        if action is not None:
+            return action
+        group = self._groups.get(action_id)
+        if group is None:
+            raise KeyError(action_id)
+        return group.action(action_id)
+
+    def __contains__(self, action_id: object) -> bool:
+        return action_id in self._ready or action_id in self._groups
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 def _card_order(action: Action) -> tuple[int, ...]:

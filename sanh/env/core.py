@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sanh.cards.rng import Rng, SeededRng, SystemRng
-from sanh.env.actions import ActionCodec, make_codec, pot_of
+from sanh.env.actions import ActionCodec, LegalActions, make_codec, pot_of
 from sanh.env.encode import ObservationEncoder
 from sanh.errors import IllegalActionError
 from sanh.games import find_game
@@ -84,7 +84,7 @@ class Table:
         self.history: list[tuple[int, int, bool]] = []
         self._clock = 0
         self._last_seat = -1
-        self._legal_cache: dict[tuple[int, int], dict[int, Action]] = {}
+        self._legal_cache: dict[tuple[int, int], LegalActions] = {}
         self._view_cache: dict[tuple[int, int], View] = {}
         self._settled: tuple[Any, Settlement] | None = None
         self._eligible: tuple[Any, tuple[int, ...]] | None = None
@@ -180,7 +180,7 @@ class Table:
             self._view_cache[key] = cached
         return cached
 
-    def legal(self, seat: int) -> dict[int, Action]:
+    def legal(self, seat: int) -> LegalActions:
         """The seat's legal ids now, with the engine action each stands for."""
         key = (self.state.version, seat)
         cached = self._legal_cache.get(key)
