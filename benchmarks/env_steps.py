@@ -1,0 +1,108 @@
+"""Steps per second of random play in the research environments (issue 16).
+
+Run: ``.venv/bin/python -m benchmarks.env_steps [--seconds 2] [--games tien-len,texas-holdem]``.
+
+For each game: uniformly random legal play (from the action mask) through the PettingZoo AEC
+API (``env.last()`` then ``env.step``: an observation tensor and a mask built at every
+decision), and through :class:`sanh.env.VectorEnv` (64 tables stepped per call, arrays in and
+out). A step is one seat decision; chance events and the table's clock are not counted. Then
+no-limit Hold'em side by side with RLCard 1.2 (when ``pip install rlcard`` has been run; it is
+not a dependency). The load average is printed with the results: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+import sanh.env
+from benchmarks._machine import machine_note
+from sanh.games import all_games
+
+
+def aec_steps(game_id: str, seats: int, seconds: float) -> tuple[float, float]:
+    """(steps/s, hands/s) of random AEC play for about ``seconds``."""
+    env = sanh.env.make(game_id, seats=seats)
+    picker = np.random.default_rng(0)
+    steps = hands = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(picker.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        hands += 1
+    elapsed = time.perf_counter() - start
+    return steps / elapsed, hands / elapsed
+
+
+def vector_steps(game_id: str, seats: int, seconds: float, num_envs: int = 64) -> float:
+    """Steps/s of random play through a VectorEnv of ``num_envs`` tables."""
+    venv = sanh.env.VectorEnv(game_id, num_envs=num_envs, seats=seats)
+    _, mask, _ = venv.reset(seed=0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, mask, _, _, _ = venv.step(venv.sample(mask))
+        steps += num_envs
+    return steps / (time.perf_counter() - start)
+
+
+def rlcard_steps(seats: int, seconds: float) -> float | None:
+    """Steps/s of random play in RLCard's no-limit Hold'em (``None`` if it is not installed;
+    it is not a dependency of sanh: ``pip install rlcard`` to compare)."""
+    try:
+        import rlcard  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    env = rlcard.make("no-limit-holdem", config={"seed": 0, "game_num_players": seats})
+    picker = np.random.default_rng(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"].keys())
+            state, _ = env.step(legal[int(picker.integers(len(legal)))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print a Markdown table of steps/s per game."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--games", default="", help="comma-separated ids (default: all)")
+    args = parser.parse_args(argv)
+    wanted = [g for g in args.games.split(",") if g]
+    games = [g for g in all_games() if not wanted or g.info.id in wanted]
+    print(f"Machine: {machine_note()}\n")
+    print("| game | seats | AEC steps/s | AEC hands/s | VectorEnv(64) steps/s |")
+    print("|---|---:|---:|---:|---:|")
+    for game in games:
+        seats = min(args.seats, game.info.seats_max)
+        aec, hands = aec_steps(game.info.id, seats, args.seconds)
+        vec = vector_steps(game.info.id, seats, args.seconds)
+        print(f"| {game.info.id} | {seats} | {aec:,.0f} | {hands:,.1f} | {vec:,.0f} |", flush=True)
+    print("\n| no-limit Hold'em, random play | seats | steps/s |")
+    print("|---|---:|---:|")
+    for seats in (2, 4):
+        ours, _ = aec_steps("texas-holdem", seats, args.seconds)
+        print(f"| sanh.env AEC | {seats} | {ours:,.0f} |")
+        theirs = rlcard_steps(seats, args.seconds)
+        shown = "not installed" if theirs is None else f"{theirs:,.0f}"
+        print(f"| RLCard 1.2 `no-limit-holdem` | {seats} | {shown} |", flush=True)
+    print(f"\nAfter the run: {machine_note()}")
+
+
+if __name__ == "__main__":
+    main()
