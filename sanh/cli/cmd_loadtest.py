@@ -253,10 +253,13 @@ async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
         if args.seats:
             seats = max(info["seats_min"], min(args.seats, info["seats_max"]))
         gate = asyncio.Semaphore(16)
+        run = uuid.uuid4().hex[:6]
 
         async def guest(index: int) -> str:
             async with gate:
-                response = await http.post("/api/guest", json={"name": f"load{index}"})
+                # Names are unique in a hall: a run's guests are told apart from an earlier run's.
+                name = f"load{index} {run}"
+                response = await http.post("/api/guest", json={"name": name})
                 if response.status_code == 429:  # the hall's guests_per_hour
                     raise SystemExit(
                         "sanh loadtest: the hall refuses more guests from this address: start"

@@ -366,6 +366,11 @@ SERVER_TEXTS: Mapping[str, str] = {
     "too_many_guests": "too many guests from this address: try again in {n0} s",
     "too_many_registrations": "too many registrations from this address: try again in {n0} s",
     "too_many_logins": "too many failed log-ins: try again in {n0} s",
+    "login_too_fast": "a log-in of this account or from this address is being checked: try again",
+    "hall_busy": "the hall is busy checking passwords: try again in a moment",
+    "wrong_password": "the current password is wrong",
+    "guest_has_no_password": "a guest has no password: register to have one",
+    "session_revoked": "this session has ended: log in again",
     "daily_claimed": "today's gold has been claimed already: come back tomorrow",
     "daily_not_eligible": "the daily gold is for players with less than {gold0}",
     # ----- a table's setup (ConfigError: sanh/server/hall.py, sanh/games/base.py) -------

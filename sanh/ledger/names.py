@@ -16,6 +16,8 @@ it looks like the house, the staff or a bot: "Nhà cái", "House", "admin", "Bot
 True
 >>> reserved("H0use"), reserved("Bot 12ab"), reserved("Bảo")
 (True, True, False)
+>>> reserved("Sảnh"), reserved("Anh Bot"), reserved("Văn Sanh"), reserved("Mây")
+(True, True, False, False)
 """
 
 from __future__ import annotations
@@ -131,8 +133,13 @@ _RESERVED_WORDS = (
     "dealer",
     "official",
     "root",
+    "bot",
 )
-"""Names (and words) of the house and its staff that no player may take."""
+"""Names (and words) of the house, its staff and its bots that no player may take."""
+
+_RESERVED_NAMES = ("sanh", "sanh hall", "hall", "may choi", "computer")
+"""Whole names of the hall (*sảnh*) and of its bots that no player may take, trailing digits
+aside (as words they stay free: "Văn Sanh" is a name; "Máy" alone is "Mây", a name too)."""
 
 _SPLIT = re.compile(r"[^0-9a-z]+")
 
@@ -173,17 +180,18 @@ def name_key(name: str) -> str:
 
 
 _RESERVED_KEYS = frozenset(_skeleton(w.replace(" ", "")) for w in _RESERVED_WORDS)
+_RESERVED_WHOLE = frozenset(_skeleton(w.replace(" ", "")) for w in _RESERVED_NAMES)
 
 
 def reserved(name: str) -> bool:
-    """Whether a name looks like the house's, the staff's or a bot's: its whole key, or the key
-    of one of its words (trailing digits aside), is a reserved name, or its first word is
-    ``bot``."""
+    """Whether a name looks like the house's, the staff's, the hall's or a bot's: its whole key,
+    or the key of one of its words (trailing digits aside), is a reserved word, its whole key is
+    a reserved name (``Sảnh``, ``Máy 2``), or its first word is ``bot``."""
     words = _words(name)
     if not words:
         return False
     if _skeleton(words[0].rstrip("0123456789")) == _skeleton("bot"):
         return True
-    candidates = {name_key(name), _skeleton("".join(words).rstrip("0123456789"))}
-    candidates.update(_skeleton(w.rstrip("0123456789")) for w in words)
-    return bool(candidates & _RESERVED_KEYS)
+    whole = {name_key(name), _skeleton("".join(words).rstrip("0123456789"))}
+    candidates = whole | {_skeleton(w.rstrip("0123456789")) for w in words}
+    return bool(candidates & _RESERVED_KEYS or whole & _RESERVED_WHOLE)

@@ -3,6 +3,10 @@
 * **Registration and login.** Usernames are 3 to 24 characters ``a-z 0-9 _ .`` (case folded;
   ``guest`` prefixes are reserved); passwords are at least 6 characters and are stored as
   salted argon2id hashes (argon2-cffi), rehashed on login when the parameters change.
+* **Display names** are unique among all players, registered and guests alike, up to case,
+  accents and look-alike letters (:func:`~sanh.ledger.names.name_key`), and none may pass for
+  the house, the staff or a bot (:func:`~sanh.ledger.names.reserved`). A name the hall picks
+  (``Guest 3f2a1c9d``, a username) gets another suffix when it meets another player's.
 * **Guests** play without registering: :meth:`Hall.create_guest` returns the player and a
   random secret token (stored hashed like a password) that logs the guest back in;
   :meth:`Hall.upgrade_guest` gives a guest a username and password, keeping its gold.
@@ -71,6 +75,7 @@ __all__ = [
     "Player",
     "PlayerCode",
     "PlayerRefused",
+    "check_password",
 ]
 
 _USERNAME = re.compile(r"[a-z0-9_.]{3,24}")
@@ -232,20 +237,53 @@ class Hall:
         *,
         display_name: str | None = None,
         language: str | None = None,
+        password_hash: str | None = None,
     ) -> Player:
         """Register a player and grant the starting gold.
 
+        ``password_hash``: the password's hash made already (the hall server hashes in its
+        worker pool, :mod:`sanh.server.passwords`), else it is hashed here. Without a
+        ``display_name`` the username is the name, with a short suffix when another player's
+        name looks like it.
+
         :raises PlayerRefused: ``USERNAME_INVALID``, ``USERNAME_TAKEN``,
-            ``PASSWORD_TOO_SHORT``, ``DISPLAY_NAME_INVALID``, ``LANGUAGE_INVALID``.
+            ``PASSWORD_TOO_SHORT``, ``DISPLAY_NAME_INVALID``, ``DISPLAY_NAME_RESERVED``,
+            ``DISPLAY_NAME_TAKEN``, ``LANGUAGE_INVALID``.
         """
+        key, name, lang = self.check_registration(username, password, display_name, language)
+        password_hash = password_hash or self.hasher.hash(password)
+        for attempt in range(20):
+            candidate = name if attempt == 0 else f"{name} {secrets.token_hex(2)}"
+            try:
+                player = self._insert_player(key, candidate, lang, password_hash, guest=False)
+            except PlayerRefused as refused:
+                if refused.code is PlayerCode.DISPLAY_NAME_TAKEN and display_name is None:
+                    continue  # the name was picked for the player: pick another
+                raise
+            self.ensure_wallet(player)
+            return player
+        raise AssertionError("no free name after 20 tries")
+
+    def check_registration(
+        self,
+        username: str,
+        password: str,
+        display_name: str | None = None,
+        language: str | None = None,
+    ) -> tuple[str, str, str]:
+        """The username key, display name and language a registration would use, checked
+        (before any hash is made); :raises PlayerRefused: as :meth:`register` (a taken name
+        only when it was chosen)."""
         key = _check_username(username)
-        _check_password(password)
+        check_password(password)
         name = _check_player_name(display_name if display_name is not None else username)
         lang = _check_language(language or self.config.default_language)
-        password_hash = self.hasher.hash(password)
-        player = self._insert_player(key, name, lang, password_hash, guest=False)
-        self.ensure_wallet(player)
-        return player
+        with self.ledger.store.read() as tx:
+            if tx.execute("SELECT 1 FROM players WHERE username = ?", (key,)):
+                raise PlayerRefused(PlayerCode.USERNAME_TAKEN, f"{key!r} is taken")
+            if display_name is not None:
+                self._name_key_free(tx, name, None)
+        return key, name, lang
 
     def create_guest(
         self,
@@ -271,8 +309,10 @@ class Hall:
                     f"guest_{suffix}", name, lang, token_hash, guest=True, system=system
                 )
             except PlayerRefused as refused:
-                if refused.code is PlayerCode.USERNAME_TAKEN:
-                    continue
+                if refused.code is PlayerCode.USERNAME_TAKEN or (
+                    refused.code is PlayerCode.DISPLAY_NAME_TAKEN and display_name is None
+                ):
+                    continue  # a picked name or username met another's: pick another
                 raise
             self.ensure_wallet(player)
             return player, token
@@ -291,6 +331,51 @@ class Hall:
             raise PlayerRefused(PlayerCode.BAD_CREDENTIALS, "unknown username or wrong password")
         return self._finish_login(int(row[0]), row[1], password)
 
+    def credentials(self, username: str) -> tuple[int, str] | None:
+        """The id and stored password hash of the registered player with this username, or
+        None (no such player, or a guest): the first half of a log-in, whose hash the caller
+        verifies (off the event loop) before :meth:`logged_in`."""
+        row = self._fetch_login(
+            "SELECT id, password_hash, guest FROM players WHERE username = ?",
+            username.strip().casefold(),
+        )
+        if row is None or bool(row[2]):
+            return None
+        return int(row[0]), str(row[1])
+
+    def password_of(self, player_id: int) -> str | None:
+        """A registered player's stored password hash; None for a guest (who has none).
+
+        :raises PlayerRefused: ``NO_SUCH_PLAYER``.
+        """
+        row = self._fetch_login(
+            "SELECT id, password_hash, guest FROM players WHERE id = ?", player_id
+        )
+        if row is None:
+            raise PlayerRefused(PlayerCode.NO_SUCH_PLAYER, f"no player {player_id}")
+        return None if bool(row[2]) else str(row[1])
+
+    def set_password(
+        self, player_id: int, password: str, *, password_hash: str | None = None
+    ) -> None:
+        """Store a registered player's new password (``password_hash``: made already).
+
+        :raises PlayerRefused: ``PASSWORD_TOO_SHORT``, ``NO_SUCH_PLAYER``;
+            ``BAD_CREDENTIALS`` for a guest (a guest has no password).
+        """
+        check_password(password)
+        new_hash = password_hash or self.hasher.hash(password)
+
+        def work(tx: StoreTx) -> None:
+            rows = tx.execute("SELECT guest FROM players WHERE id = ?", (player_id,))
+            if not rows:
+                raise PlayerRefused(PlayerCode.NO_SUCH_PLAYER, f"no player {player_id}")
+            if rows[0][0]:
+                raise PlayerRefused(PlayerCode.BAD_CREDENTIALS, "a guest has no password")
+            tx.execute("UPDATE players SET password_hash = ? WHERE id = ?", (new_hash, player_id))
+
+        self.ledger.store.run_write(work)
+
     def login_guest(self, player_id: int, token: str) -> Player:
         """A guest, by id and token. :raises PlayerRefused: ``BAD_CREDENTIALS``."""
         row = self._fetch_login(
@@ -307,7 +392,7 @@ class Hall:
         """
         self.login_guest(player_id, token)
         key = _check_username(username)
-        _check_password(password)
+        check_password(password)
         password_hash = self.hasher.hash(password)
 
         def work(tx: StoreTx) -> None:
@@ -649,10 +734,10 @@ class Hall:
         return len(rows)
 
     def _name_key_free(self, tx: StoreTx, display_name: str, player_id: int | None) -> str:
-        """The name's key; :raises PlayerRefused: ``DISPLAY_NAME_TAKEN`` when a registered
-        player other than ``player_id`` has a name with the same key."""
+        """The name's key; :raises PlayerRefused: ``DISPLAY_NAME_TAKEN`` when a player other
+        than ``player_id`` (registered or guest) has a name with the same key."""
         key = name_key(display_name)
-        rows = tx.execute("SELECT id FROM players WHERE name_key = ? AND guest = 0", (key,))
+        rows = tx.execute("SELECT id FROM players WHERE name_key = ?", (key,))
         if any(int(row[0]) != player_id for row in rows):
             raise PlayerRefused(
                 PlayerCode.DISPLAY_NAME_TAKEN, f"{display_name!r} looks like another player's"
@@ -699,14 +784,18 @@ class Hall:
                 PlayerCode.BAD_CREDENTIALS, "unknown username or wrong password"
             ) from None
         new_hash = self.hasher.hash(secret) if self.hasher.check_needs_rehash(stored_hash) else None
+        return self.logged_in(player_id, new_hash)
+
+    def logged_in(self, player_id: int, rehash: str | None = None) -> Player:
+        """The second half of a log-in whose password was verified: note the time, store the
+        ``rehash`` (the password hashed with the current parameters) if any, repair the
+        wallet's grant; the player."""
         now = self._clock()
 
         def work(tx: StoreTx) -> None:
             tx.execute("UPDATE players SET last_login_at = ? WHERE id = ?", (now, player_id))
-            if new_hash is not None:
-                tx.execute(
-                    "UPDATE players SET password_hash = ? WHERE id = ?", (new_hash, player_id)
-                )
+            if rehash is not None:
+                tx.execute("UPDATE players SET password_hash = ? WHERE id = ?", (rehash, player_id))
 
         self.ledger.store.run_write(work)
         player = self.player(player_id)
@@ -764,7 +853,8 @@ def _check_username(username: str) -> str:
     return key
 
 
-def _check_password(password: str) -> None:
+def check_password(password: str) -> None:
+    """:raises PlayerRefused: ``PASSWORD_TOO_SHORT``."""
     if len(password) < PASSWORD_LENGTH_MIN:
         raise PlayerRefused(
             PlayerCode.PASSWORD_TOO_SHORT, f"at least {PASSWORD_LENGTH_MIN} characters"

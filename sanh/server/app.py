@@ -43,11 +43,13 @@ from sanh.notation.jsonable import to_jsonable
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
+from sanh.server.auth import Auth, OpenSessions, bearer
 from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
+from sanh.server.passwords import PasswordPool
 from sanh.server.rules import rules_document
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
@@ -107,6 +109,13 @@ class ClanRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Create a clan."""
 
     name: str
+
+
+class PasswordRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Change the password: the current one, and the new one."""
+
+    current: str
+    new: str
 
 
 class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -412,11 +421,19 @@ def create_app(
     accounts = services.accounts
     wall_time = now or settings.wall_time
     guard = Guard(accounts.ledger.store, settings.limits(), wall_time)
+    pool = PasswordPool(workers=settings.password_workers, queue=settings.password_queue)
+    open_sessions = OpenSessions()
+    auth = Auth(
+        accounts,
+        guard,
+        pool,
+        open_sessions,
+        parallel_per_address=settings.login_parallel_per_address,
+    )
 
     def player_of(request: Request) -> PlayerInfo:
         # The token only in the Authorization header: a URL (and its query) goes to the log.
-        header = request.headers.get("authorization", "")
-        token = header.removeprefix("Bearer ").strip()
+        token = bearer(request.headers.get("authorization", ""))
         player = accounts.by_token(token) if token else None
         if player is None:
             raise ApiError(status.HTTP_401_UNAUTHORIZED, "unauthenticated", text="log_in_first")
@@ -443,7 +460,7 @@ def create_app(
         address = _address(request)
         try:
             guard.admit_registration(address)
-            player = accounts.register(body.username, body.password, body.name, body.language)
+            player = await auth.register(body.username, body.password, body.name, body.language)
         except Throttled as exc:
             raise _throttled(exc) from None
         except ValueError as exc:
@@ -454,19 +471,24 @@ def create_app(
     @endpoint("POST", "/api/login", response=Session, errors=[401, 429])
     async def login(request: Request, body: LoginRequest) -> Any:
         """Log in with a username and password; returns a session token."""
-        address, account = _address(request), body.username.strip().casefold()[:64]
-        try:
-            guard.check_login(account, address)
-        except Throttled as exc:
-            raise _throttled(exc) from None
-        player = accounts.login(body.username, body.password)
-        if player is None:
-            guard.login_failed(account, address)
-            raise ApiError(
-                status.HTTP_401_UNAUTHORIZED, "bad_credentials", text="wrong_credentials"
-            )
-        guard.login_succeeded(account)
+        player = await auth.login(body.username, body.password, _address(request))
         return session_body(player)
+
+    @endpoint("POST", "/api/logout", response=Ok)
+    async def logout(request: Request, player: PlayerInfo) -> Any:
+        """End this session: its token answers 401 from now on, its WebSockets are closed."""
+        auth.logout(bearer(request.headers.get("authorization", "")))
+        return Ok(ok=True)
+
+    @endpoint("POST", "/api/password", response=Ok, errors=[403, 409, 429])
+    async def change_password(request: Request, player: PlayerInfo, body: PasswordRequest) -> Any:
+        """Change the password (the current one is asked) and end every other session."""
+        token = bearer(request.headers.get("authorization", ""))
+        try:
+            await auth.change_password(player, token, body.current, body.new, _address(request))
+        except ValueError as exc:
+            raise _refused(exc) from None
+        return Ok(ok=True)
 
     @endpoint("POST", "/api/guest", status=CREATED, response=Session, errors=[409, 429])
     async def guest(request: Request, body: GuestRequest) -> Any:
@@ -702,6 +724,8 @@ def create_app(
         await websocket.accept()
         hall.metrics.connections += 1
         conn: Connection | None = None
+        session = ""
+        """The key of the session the connection signed in with (revoking it closes this)."""
         writer: asyncio.Task[None] | None = None
         clock = hall.clock
         bucket = _Bucket(settings.rate_per_second, settings.rate_burst, clock)
@@ -758,6 +782,8 @@ def create_app(
                         continue
                     if conn is None:
                         conn = Connection(player)
+                        session = accounts.session_key(message.token)
+                        open_sessions.add(session, conn)
                         writer = asyncio.create_task(_writer(websocket, conn, hall))
                     conn.send(welcome(player))
                     continue
@@ -783,6 +809,7 @@ def create_app(
         finally:
             hall.metrics.connections -= 1
             if conn is not None:
+                open_sessions.remove(session, conn)
                 hall.lobby_chat.forget(conn)
                 for table_id in list(conn.tables):
                     actor = hall.tables.get(table_id)
@@ -925,6 +952,7 @@ def create_app(
         with contextlib.suppress(asyncio.CancelledError):
             await restorer
         await hall.close()
+        pool.close()
 
     app = Starlette(
         routes=routes,

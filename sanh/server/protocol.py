@@ -95,6 +95,7 @@ class ErrorCode(StrEnum):
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_TOO_FAST = "chat_too_fast"
     CHAT_NOT_ALLOWED = "chat_not_allowed"
+    SESSION_REVOKED = "session_revoked"
 
 
 # ----- client -> server ------------------------------------------------------------------

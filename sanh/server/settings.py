@@ -144,6 +144,13 @@ class Settings:
     """The first wait after too many failed log-ins, seconds."""
     login_backoff_max: Seconds = 900.0
     """The longest wait, seconds."""
+    login_parallel_per_address: Count = 8
+    """Log-ins from one client address being checked at once (one per account); more answer
+    ``429 login_too_fast`` (sanh/server/auth.py)."""
+    password_workers: Count = 2
+    """Threads that hash and verify passwords, off the event loop (sanh/server/passwords.py)."""
+    password_queue: Count = 32
+    """Passwords waiting for a worker at most; beyond, ``429 hall_busy``."""
     daily_gold: Count = 100_000
     """The daily gold (``POST /api/daily``), minor units (1,000 gold), from the promotions
     account, once per player and calendar day in :attr:`day_zone`..."""

@@ -48,7 +48,7 @@ from sanh.ledger.model import (
     stake_account,
 )
 from sanh.ledger.players import Hall as Players
-from sanh.ledger.players import HallConfig, PlayerCode, PlayerRefused
+from sanh.ledger.players import HallConfig, PlayerCode, PlayerRefused, check_password
 from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
@@ -710,12 +710,85 @@ class WalletServices:
             )
         return self._info(int(rows[0][0])) if rows else None
 
-    def register(self, username: str, password: str, name: str | None, language: str) -> PlayerInfo:
+    def revoke_session(self, token: str) -> str | None:
+        """End the session of ``token``: its key (see :meth:`session_key`) if it was one."""
+        if not token or len(token) > 200:
+            return None
+        key = _hash(token)
+
+        def work(tx: StoreTx) -> bool:
+            rows = tx.execute(
+                "DELETE FROM hall_sessions WHERE token_hash = ? RETURNING token_hash", (key,)
+            )
+            return bool(rows)
+
+        return key if self.ledger.store.run_write(work) else None
+
+    def revoke_other_sessions(self, player_id: str, token: str) -> list[str]:
+        """End every session of the player but the one of ``token``; their keys."""
+        keep = _hash(token)
+
+        def work(tx: StoreTx) -> list[str]:
+            rows = tx.execute(
+                "DELETE FROM hall_sessions WHERE player_id = ? AND token_hash <> ?"
+                " RETURNING token_hash",
+                (int(player_id), keep),
+            )
+            return [str(row[0]) for row in rows]
+
+        return self.ledger.store.run_write(work)
+
+    @staticmethod
+    def session_key(token: str) -> str:
+        """The key a session is stored (and its WebSockets are known) by: the token's hash."""
+        return _hash(token)
+
+    def register(
+        self,
+        username: str,
+        password: str,
+        name: str | None,
+        language: str,
+        *,
+        password_hash: str | None = None,
+    ) -> PlayerInfo:
         """Register. :raises ValueError: (PlayerRefused) on a taken name or bad input."""
         player = self.players.register(
-            username, password, display_name=name, language=language or "vi"
+            username,
+            password,
+            display_name=name,
+            language=language or "vi",
+            password_hash=password_hash,
         )
         return self._info(player.id)
+
+    def check_registration(
+        self, username: str, password: str, name: str | None, language: str | None
+    ) -> None:
+        """Check a registration before its password is hashed. :raises ValueError:
+        (PlayerRefused) as :meth:`register`."""
+        self.players.check_registration(username, password, name, language)
+
+    def credentials(self, username: str) -> tuple[int, str] | None:
+        """A registered player's id and stored password hash, or None (unknown, or a guest)."""
+        return self.players.credentials(username)
+
+    def logged_in(self, player_id: int, rehash: str | None) -> PlayerInfo:
+        """Finish a log-in whose password was verified (``rehash``: a new hash to store)."""
+        return self._info(self.players.logged_in(player_id, rehash).id)
+
+    def password_of(self, player_id: str) -> str | None:
+        """The player's stored password hash; None for a guest."""
+        return self.players.password_of(int(player_id))
+
+    @staticmethod
+    def check_password(password: str) -> None:
+        """:raises ValueError: (PlayerRefused ``PASSWORD_TOO_SHORT``) for a too short one."""
+        check_password(password)
+
+    def set_password(self, player_id: str, password: str, *, password_hash: str) -> None:
+        """Store a registered player's new password hash."""
+        self.players.set_password(int(player_id), password, password_hash=password_hash)
 
     def login(self, username: str, password: str) -> PlayerInfo | None:
         """Log in, or None."""

@@ -164,6 +164,14 @@ function logout() {
   go("#/");
 }
 
+// The log-out button ends the session on the server too (POST /api/logout), then here.
+async function signOut() {
+  if (state.token) {
+    try { await api("/api/logout", { method: "POST" }); } catch (e) { /* ended already */ }
+  }
+  logout();
+}
+
 // ----- auth --------------------------------------------------------------------------------
 function renderAuth() {
   app.innerHTML = `
@@ -382,6 +390,7 @@ function connect(tableId) {
   };
   ws.onclose = () => {
     if (state.table !== tableId || state.ws !== ws) return;
+    if (state.revoked) { state.revoked = false; logout(); return; }
     state.lost = true;
     state.retry += 1;
     showBanner(`${t("conn.lost")} ${t("table.reconnecting", { n: state.retry })}`, "warn");
@@ -465,6 +474,8 @@ function onMessage(message) {
     case "error":
       showBanner(errorHeadline(message.code), "error", 5000, refusalText(message));
       banner.dataset.code = message.code || "";
+      // Logged out elsewhere, or the password changed: the server closes the socket next.
+      if (message.code === "session_revoked") state.revoked = true;
       break;
     default:
       break;
@@ -1094,7 +1105,7 @@ langSelect.onchange = () => {
     route();
   }
 };
-document.getElementById("logout").onclick = logout;
+document.getElementById("logout").onclick = signOut;
 mountSoundToggle(document.getElementById("sound-toggle"));
 mountFourColourToggle(document.getElementById("four-colour"));
 document.body.dataset.ready = "1";

@@ -246,7 +246,7 @@ def test_the_language_is_vi_or_en(start_hall: Any) -> None:
             assert answer.status_code == 201
             continue
         assert refusal(answer, 409) == ("refused", "language_invalid"), language
-    guest = post(hall, "/api/guest", {"name": "Hoa", "language": "en"}).json()
+    guest = post(hall, "/api/guest", {"name": "Hoa Anh", "language": "en"}).json()
     assert guest["language"] == "en"
     answer = httpx.patch(
         f"{hall.url}/api/me",

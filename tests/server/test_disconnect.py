@@ -156,8 +156,9 @@ async def _phases(
 ) -> dict[str, Any]:
     info = REGISTRY[game_id].info
     seats = min(max(info.seats_min, 3), info.seats_max)
-    a = await WsPlayer.guest(http, hall.url, "anna", mode="bettor", seed=1)
-    b = await WsPlayer.guest(http, hall.url, "binh", mode="play", seed=2)
+    # Names are unique in the hall (one hall for every game here): each game's pair has its own.
+    a = await WsPlayer.guest(http, hall.url, f"anna {game_id}", mode="bettor", seed=1)
+    b = await WsPlayer.guest(http, hall.url, f"binh {game_id}", mode="play", seed=2)
     players += [a, b]
     created = await http.post(
         f"{hall.url}/api/tables",

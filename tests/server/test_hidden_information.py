@@ -86,10 +86,12 @@ async def _open_table(
     info = REGISTRY[game_id].info
     seats = max(info.seats_min, 3) if info.seats_max >= 3 else info.seats_max
     players = [
-        await WsPlayer.guest(http, base, f"player{k}", seed=index * 10 + k, idle_rate=0.02)
+        await WsPlayer.guest(
+            http, base, f"{game_id} t{index} p{k}", seed=index * 10 + k, idle_rate=0.02
+        )
         for k in range(2)
-    ]
-    watcher = await WsPlayer.guest(http, base, "watcher", mode="watch")
+    ]  # names are unique in a hall: each table's players have their own
+    watcher = await WsPlayer.guest(http, base, f"{game_id} t{index} w", mode="watch")
     host = players[0]
     created = await http.post(
         f"{base}/api/tables",
