@@ -413,6 +413,8 @@ SERVER_TEXTS: Mapping[str, str] = {
     # ----- the HTTP API's contract (sanh/server/api.py) ---------------------------------
     "body_not_json": "the body is not JSON",
     "method_not_allowed": "this path does not take this method",
+    "field_invalid": "{n0} is missing or not valid",
+    "no_such_endpoint": "no such endpoint",
     # ----- the bank of a player-hosted table (sanh/server/table.py, ``host``) -----------
     "waiting_for_host": "no banker: betting is closed until a player becomes the banker",
     "void_no_host": "the banker left: every bet is refunded",

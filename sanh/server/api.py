@@ -33,10 +33,10 @@ import msgspec
 from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
-from sanh.games._texts import describe
+from sanh.games._texts import clean, describe, text
 
 __all__ = ["MAX_BODY_BYTES", "Api", "ApiError", "Endpoint", "Error"]
 
@@ -112,8 +112,15 @@ def _field_of(exc: msgspec.ValidationError) -> str:
 
 
 def _invalid(exc: msgspec.ValidationError) -> ApiError:
+    """422 ``malformed``: the parser's words, and the field as a text code
+    (``field_invalid:$.stake``) for the client to translate."""
+    field = _field_of(exc)
     return ApiError(
-        status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", str(exc), field=_field_of(exc)
+        status.HTTP_422_UNPROCESSABLE_CONTENT,
+        "malformed",
+        str(exc)[:300],
+        text=text("field_invalid", clean(field, 80)),
+        field=field,
     )
 
 
@@ -143,6 +150,9 @@ class Endpoint:
     """Whether the operation needs a signed-in player (a bearer token)."""
     wants_request: bool
     path_names: tuple[str, ...]
+    path_types: dict[str, Any]
+    """The type of each path parameter that is not a plain string (``Annotated[int, Meta(...)]``):
+    a value that does not fit it is 422 ``malformed``, naming the parameter."""
 
     @property
     def body_required(self) -> bool:
@@ -195,7 +205,7 @@ class Api:
         """Declare an operation (see the module's documentation)."""
 
         def declare(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-            hints = typing.get_type_hints(handler)
+            hints = typing.get_type_hints(handler, include_extras=True)
             names = tuple(inspect.signature(handler).parameters)
             path_names = tuple(re.findall(r"\{(\w+)\}", path))
             known = {"body", "query", "player", "request", *path_names}
@@ -217,6 +227,7 @@ class Api:
                     player="player" in names,
                     wants_request="request" in names,
                     path_names=path_names,
+                    path_types={n: hints[n] for n in path_names if hints.get(n, str) is not str},
                 )
             )
             return handler
@@ -224,12 +235,19 @@ class Api:
         return declare
 
     # ----- serving ---------------------------------------------------------------------------
-    def routes(self) -> list[Route]:
-        """One Starlette route per path, answering its declared methods (and HEAD for GET)."""
+    def routes(self, *, fallback: str | None = None) -> list[BaseRoute]:
+        """One Starlette route per path, answering its declared methods (and HEAD for GET);
+        with ``fallback`` (``/api``), any other path under it is 404 ``no_such_endpoint``
+        (JSON, as every refusal, not the static files' plain text)."""
         by_path: dict[str, dict[str, Endpoint]] = {}
         for endpoint in self.endpoints:
             by_path.setdefault(endpoint.path, {})[endpoint.method] = endpoint
-        return [Route(path, _Path(self._serve(methods))) for path, methods in by_path.items()]
+        routes: list[BaseRoute] = [
+            Route(path, _Path(self._serve(methods))) for path, methods in by_path.items()
+        ]
+        if fallback is not None:
+            routes.append(Mount(fallback, app=_Path(_no_endpoint)))
+        return routes
 
     def _serve(self, methods: dict[str, Endpoint]) -> Callable[[Request], Awaitable[Response]]:
         allowed = sorted({*methods, *(["HEAD"] if "GET" in methods else [])})
@@ -270,6 +288,11 @@ class Api:
 
     async def _call(self, endpoint: Endpoint, request: Request) -> Response:
         kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_names}
+        for name, kind in endpoint.path_types.items():
+            try:
+                kwargs[name] = msgspec.convert(kwargs[name], kind, strict=False)
+            except msgspec.ValidationError as exc:
+                raise _invalid(msgspec.ValidationError(f"{exc} - at `$.{name}`")) from None
         if endpoint.wants_request:
             kwargs["request"] = request
         if endpoint.player:
@@ -327,7 +350,7 @@ class Api:
         if rest.strip():
             operation["description"] = rest.strip()
         parameters: list[dict[str, Any]] = [
-            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            {"name": name, "in": "path", "required": True, "schema": _path_schema(endpoint, name)}
             for name in endpoint.path_names
         ]
         if endpoint.query is not None:
@@ -363,6 +386,17 @@ class Api:
         if endpoint.player:
             operation["security"] = [{"bearer": []}]
         return operation
+
+
+async def _no_endpoint(request: Request) -> Response:
+    return error_response(
+        ApiError(status.HTTP_404_NOT_FOUND, "no_such_endpoint", text="no_such_endpoint")
+    )
+
+
+def _path_schema(endpoint: Endpoint, name: str) -> dict[str, Any]:
+    kind = endpoint.path_types.get(name)
+    return {"type": "string"} if kind is None else msgspec.json.schema(kind)
 
 
 class _Path:

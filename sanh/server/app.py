@@ -116,6 +116,10 @@ class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
     language: str | None = None
 
 
+ClanId = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
+"""A clan's id in a path: a number the database can hold (else 422 ``malformed``)."""
+
+
 class LimitQuery(msgspec.Struct, forbid_unknown_fields=True):
     """How many rows (at most 500 transfers, 100 hands)."""
 
@@ -527,10 +531,10 @@ def create_app(
             raise _refused(exc) from None
 
     @endpoint("POST", "/api/clans/{clan}/join", response=Membership, errors=[409])
-    async def clan_join(player: PlayerInfo, clan: str) -> Any:
+    async def clan_join(player: PlayerInfo, clan: ClanId) -> Any:
         """Join a clan."""
         try:
-            return accounts.join_clan(player.id, clan)
+            return accounts.join_clan(player.id, str(clan))
         except ValueError as exc:
             raise _refused(exc) from None
 
@@ -881,7 +885,7 @@ def create_app(
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
     )
-    routes: list[BaseRoute] = [*api.routes(), WebSocketRoute("/ws", ws)]
+    routes: list[BaseRoute] = [*api.routes(fallback="/api"), WebSocketRoute("/ws", ws)]
     if WEB_ROOT.is_dir():
         routes.append(Mount("/", app=StaticFiles(directory=WEB_ROOT, html=True), name="web"))
 
