@@ -313,6 +313,7 @@ SERVER_TEXTS: Mapping[str, str] = {
     "host_adds_bots": "only the host can add bots",
     "host_removes_bots": "only the host can send bots away",
     "no_hand_for_you": "no hand in progress for you",
+    "act_for_old_hand": "that hand or round is over: act on the next one's view",
     "stale_version": "the hand is at version {n0}, not {n1}",
     "leave_quote_unknown": "no such leave quote for this hand; ask for a new one",
     "leave_cost_changed": "leaving now costs {gold1}, not the {gold0} quoted; ask again",

@@ -12,7 +12,8 @@ Starlette request), and the path's ``{names}`` as strings. It returns what the `
 describes (encoded with msgspec, with the endpoint's ``status``) or a Starlette
 :class:`~starlette.responses.Response` of its own. Every refusal is an :class:`ApiError`, sent as
 :class:`Error`; the statuses an endpoint may answer with are its ``errors``, with 401 (a
-``player``), 413 and 422 (a ``body``) and 422 (a ``query``) added by themselves. A method a
+``player``), 413 and 422 (a ``body``) and 422 (a ``query``, or a typed path parameter such as
+``clan: ClanId``) added by themselves. A method a
 path does not declare is answered with 405 ``method_not_allowed``.
 
 :meth:`Api.document` is the OpenAPI 3.1 document: paths, parameters, bodies, responses and
@@ -81,7 +82,7 @@ class Error(msgspec.Struct, omit_defaults=True):
     """What went wrong, in English."""
     text: str | None
     """The same as a text code (sanh/games/_texts.py ``SERVER_TEXTS``) for the client to
-    translate; null for a parser's words."""
+    translate; for a parser's words, ``field_invalid`` with the field."""
     field: str | None = None
     """For a body or query that does not fit its schema: the field, as a JSON path
     (``$.stake``, ``$.options``); absent otherwise."""
@@ -166,7 +167,7 @@ class Endpoint:
             out.add(status.HTTP_401_UNAUTHORIZED)
         if self.body is not None:
             out |= {status.HTTP_413_CONTENT_TOO_LARGE, status.HTTP_422_UNPROCESSABLE_CONTENT}
-        if self.query is not None:
+        if self.query is not None or self.path_types:
             out.add(status.HTTP_422_UNPROCESSABLE_CONTENT)
         return tuple(sorted(out))
 

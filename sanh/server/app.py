@@ -5,8 +5,9 @@ Every HTTP endpoint is declared with :meth:`sanh.server.api.Api.endpoint`: its b
 answer are the typed msgspec structs below, and the OpenAPI document is built from them. Every
 error is JSON ``{"error": code, "message": ..., "text": ...}`` (:class:`~sanh.server.api.Error`)
 with a status from :mod:`starlette.status`: ``message`` in English, ``text`` the same as a text
-code (sanh/games/_texts.py) for the client to translate, or null when the message is a parser's
-free text (then ``field`` names the body or query field, as a JSON path).
+code (sanh/games/_texts.py) for the client to translate; when the message is a parser's free
+text, ``field`` names the body or query field as a JSON path and ``text`` is
+``field_invalid:<field>``.
 """
 
 from __future__ import annotations
