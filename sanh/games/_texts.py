@@ -365,6 +365,8 @@ SERVER_TEXTS: Mapping[str, str] = {
     "display_name_taken": "this name looks like another player's",
     # ----- the account limits and the daily gold (sanh/server/guard.py, app.py) -----------
     "too_many_guests": "too many guests from this address: try again in {n0} s",
+    "too_many_tables": "you already host {n0} open tables: close or fill one first",
+    "tables_too_fast": "too many new tables: try again in {n0} s",
     "too_many_registrations": "too many registrations from this address: try again in {n0} s",
     "too_many_logins": "too many failed log-ins: try again in {n0} s",
     "daily_claimed": "today's gold has been claimed already: come back tomorrow",

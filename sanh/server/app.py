@@ -48,6 +48,7 @@ from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
+from sanh.server.limits import TableLimits, TableRefused
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
 from sanh.server.rules import rules_document
 from sanh.server.services import DailyRefused, PlayerInfo
@@ -359,6 +360,18 @@ def _throttled(exc: Throttled) -> ApiError:
     )
 
 
+def _table_refused(exc: TableRefused) -> ApiError:
+    """409 ``too_many_tables`` or 429 ``tables_too_fast`` (with ``Retry-After``)."""
+    if exc.retry_after is None:
+        return ApiError(exc.status, exc.code, text=text(exc.code, exc.limit))
+    return ApiError(
+        exc.status,
+        exc.code,
+        text=text(exc.code, exc.retry_after),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
 def _address(request: Request) -> str:
     """The client's address (the limits count per address)."""
     return request.client.host if request.client is not None else "unknown"
@@ -407,6 +420,12 @@ def create_app(
     accounts = services.accounts
     wall_time = now or settings.wall_time
     guard = Guard(accounts.ledger.store, settings.limits(), wall_time)
+    table_limits = TableLimits(
+        per_player=settings.tables_per_player,
+        per_hour=settings.tables_per_hour,
+        burst=settings.tables_burst,
+        now=hall.clock.now,
+    )
 
     def player_of(request: Request) -> PlayerInfo:
         # The token only in the Authorization header: a URL (and its query) goes to the log.
@@ -469,13 +488,15 @@ def create_app(
         address = _address(request)
         try:
             guard.admit_guest(address)
-            player = accounts.guest(body.name, body.language)
+            # Two commits: the player, then its wallet, session and the guard's record.
+            player, token = accounts.guest_session(
+                body.name, body.language, guard.recorder("guest", address)
+            )
         except Throttled as exc:
             raise _throttled(exc) from None
         except ValueError as exc:
             raise _refused(exc) from None
-        guard.created("guest", address)
-        return session_body(player)
+        return Session(token=token, player=player.id, name=player.name, language=player.language)
 
     def session_body(player: PlayerInfo) -> Session:
         return Session(
@@ -602,12 +623,20 @@ def create_app(
             ) from None
         return {"tables": tables}
 
-    @endpoint("POST", "/api/tables", status=CREATED, response=CreatedTable)
+    @endpoint("POST", "/api/tables", status=CREATED, response=CreatedTable, errors=[409, 429])
     async def create_table(player: PlayerInfo, body: CreateTableRequest) -> Any:
         """Create a table with the host's options (private tables get an invite code).
 
-        A setup the lobby or the game refuses is 422 ``bad_config`` with its text code.
+        A setup the lobby or the game refuses is 422 ``bad_config`` with its text code; a
+        player who hosts ``tables_per_player`` open tables already is 409 ``too_many_tables``,
+        one creating faster than ``tables_per_hour`` 429 ``tables_too_fast``
+        (sanh/server/limits.py).
         """
+        hosted = [(a.id, a.seated) for a in hall.tables.values() if a.spec.host == player.id]
+        try:
+            table_limits.admit(player.id, hosted)
+        except TableRefused as exc:
+            raise _table_refused(exc) from None
         actor = hall.create_table(
             game=body.game,
             stake=body.stake,
@@ -619,6 +648,7 @@ def create_app(
             name=body.name,
             house_tai_xiu=settings.house_tai_xiu_tables,
         )
+        table_limits.created(player.id, actor.id)  # no await since admit: parallel ones wait
         if body.bots:
             await actor.call("add_bots", None, max(0, min(body.bots, actor.spec.seats)))
         entry = actor.lobby_entry()
