@@ -363,11 +363,13 @@ def _throttled(exc: Throttled) -> ApiError:
 def _table_refused(exc: TableRefused) -> ApiError:
     """409 ``too_many_tables`` or 429 ``tables_too_fast`` (with ``Retry-After``)."""
     if exc.retry_after is None:
-        return ApiError(exc.status, exc.code, text=text(exc.code, exc.limit))
+        return ApiError(
+            status.HTTP_409_CONFLICT, "too_many_tables", text=text("too_many_tables", exc.limit)
+        )
     return ApiError(
-        exc.status,
-        exc.code,
-        text=text(exc.code, exc.retry_after),
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        "tables_too_fast",
+        text=text("tables_too_fast", exc.retry_after),
         headers={"Retry-After": str(exc.retry_after)},
     )
 
