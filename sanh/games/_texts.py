@@ -313,6 +313,7 @@ SERVER_TEXTS: Mapping[str, str] = {
     "host_adds_bots": "only the host can add bots",
     "host_removes_bots": "only the host can send bots away",
     "no_hand_for_you": "no hand in progress for you",
+    "act_for_old_hand": "that hand or round is over: act on the next one's view",
     "stale_version": "the hand is at version {n0}, not {n1}",
     "leave_quote_unknown": "no such leave quote for this hand; ask for a new one",
     "leave_cost_changed": "leaving now costs {gold1}, not the {gold0} quoted; ask again",
@@ -364,6 +365,8 @@ SERVER_TEXTS: Mapping[str, str] = {
     "display_name_taken": "this name looks like another player's",
     # ----- the account limits and the daily gold (sanh/server/guard.py, app.py) -----------
     "too_many_guests": "too many guests from this address: try again in {n0} s",
+    "too_many_tables": "you already host {n0} open tables: close or fill one first",
+    "tables_too_fast": "too many new tables: try again in {n0} s",
     "too_many_registrations": "too many registrations from this address: try again in {n0} s",
     "too_many_logins": "too many failed log-ins: try again in {n0} s",
     "login_too_fast": "a log-in of this account or from this address is being checked: try again",
@@ -418,6 +421,8 @@ SERVER_TEXTS: Mapping[str, str] = {
     # ----- the HTTP API's contract (sanh/server/api.py) ---------------------------------
     "body_not_json": "the body is not JSON",
     "method_not_allowed": "this path does not take this method",
+    "field_invalid": "{n0} is missing or not valid",
+    "no_such_endpoint": "no such endpoint",
     # ----- the bank of a player-hosted table (sanh/server/table.py, ``host``) -----------
     "waiting_for_host": "no banker: betting is closed until a player becomes the banker",
     "void_no_host": "the banker left: every bet is refunded",

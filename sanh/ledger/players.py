@@ -291,10 +291,13 @@ class Hall:
         display_name: str | None = None,
         language: str | None = None,
         system: bool = False,
+        on_wallet: Callable[[TxHandle, Player], None] | None = None,
     ) -> tuple[Player, str]:
         """A guest player and the secret token that logs it back in.
 
         ``system``: the hall's own player (a bot), whose name may be reserved (``Bot ...``).
+        ``on_wallet``: runs in the transaction that opens the guest's wallet (the hall writes
+        the session there: two commits for a guest, not four).
         """
         lang = _check_language(language or self.config.default_language)
         if display_name is not None and not system:
@@ -314,7 +317,7 @@ class Hall:
                 ):
                     continue  # a picked name or username met another's: pick another
                 raise
-            self.ensure_wallet(player)
+            self.ensure_wallet(player, on_apply=_bound(on_wallet, player))
             return player, token
         raise AssertionError("no free guest name after 20 tries")
 
@@ -409,8 +412,11 @@ class Hall:
         self.ledger.store.run_write(work)
         return self.player(player_id)
 
-    def ensure_wallet(self, player: Player) -> BatchResult:
-        """Open the player's wallet with its grant, once (``EXISTS`` afterwards)."""
+    def ensure_wallet(
+        self, player: Player, *, on_apply: Callable[[TxHandle], None] | None = None
+    ) -> BatchResult:
+        """Open the player's wallet with its grant, once (``EXISTS`` afterwards); ``on_apply``
+        runs in the same transaction when it is opened."""
         amount = self.config.guest_grant if player.guest else self.config.starting_grant
         batch_id = f"grant:{player.account}"
         transfers = (
@@ -419,7 +425,7 @@ class Hall:
             else []
         )
         return self.ledger.submit(
-            transfers, batch_id=batch_id, accounts=[AccountSpec(player.account)]
+            transfers, batch_id=batch_id, accounts=[AccountSpec(player.account)], on_apply=on_apply
         )
 
     def player(self, player_id: int) -> Player:
@@ -878,6 +884,15 @@ def _check_player_name(name: str) -> str:
             PlayerCode.DISPLAY_NAME_RESERVED, f"{clean!r} looks like the house, staff or a bot"
         )
     return clean
+
+
+def _bound(
+    hook: Callable[[TxHandle, Player], None] | None, player: Player
+) -> Callable[[TxHandle], None] | None:
+    """``hook`` with its player given (None stays None)."""
+    if hook is None:
+        return None
+    return lambda tx: hook(tx, player)
 
 
 def _check_language(language: str) -> str:

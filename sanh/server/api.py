@@ -12,7 +12,8 @@ Starlette request), and the path's ``{names}`` as strings. It returns what the `
 describes (encoded with msgspec, with the endpoint's ``status``) or a Starlette
 :class:`~starlette.responses.Response` of its own. Every refusal is an :class:`ApiError`, sent as
 :class:`Error`; the statuses an endpoint may answer with are its ``errors``, with 401 (a
-``player``), 413 and 422 (a ``body``) and 422 (a ``query``) added by themselves. A method a
+``player``), 413 and 422 (a ``body``) and 422 (a ``query``, or a typed path parameter such as
+``clan: ClanId``) added by themselves. A method a
 path does not declare is answered with 405 ``method_not_allowed``.
 
 :meth:`Api.document` is the OpenAPI 3.1 document: paths, parameters, bodies, responses and
@@ -33,10 +34,10 @@ import msgspec
 from starlette import status
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
-from sanh.games._texts import describe
+from sanh.games._texts import clean, describe, text
 
 __all__ = ["MAX_BODY_BYTES", "Api", "ApiError", "Endpoint", "Error"]
 
@@ -81,7 +82,7 @@ class Error(msgspec.Struct, omit_defaults=True):
     """What went wrong, in English."""
     text: str | None
     """The same as a text code (sanh/games/_texts.py ``SERVER_TEXTS``) for the client to
-    translate; null for a parser's words."""
+    translate; for a parser's words, ``field_invalid`` with the field."""
     field: str | None = None
     """For a body or query that does not fit its schema: the field, as a JSON path
     (``$.stake``, ``$.options``); absent otherwise."""
@@ -112,8 +113,15 @@ def _field_of(exc: msgspec.ValidationError) -> str:
 
 
 def _invalid(exc: msgspec.ValidationError) -> ApiError:
+    """422 ``malformed``: the parser's words, and the field as a text code
+    (``field_invalid:$.stake``) for the client to translate."""
+    field = _field_of(exc)
     return ApiError(
-        status.HTTP_422_UNPROCESSABLE_CONTENT, "malformed", str(exc), field=_field_of(exc)
+        status.HTTP_422_UNPROCESSABLE_CONTENT,
+        "malformed",
+        str(exc)[:300],
+        text=text("field_invalid", clean(field, 80)),
+        field=field,
     )
 
 
@@ -143,6 +151,9 @@ class Endpoint:
     """Whether the operation needs a signed-in player (a bearer token)."""
     wants_request: bool
     path_names: tuple[str, ...]
+    path_types: dict[str, Any]
+    """The type of each path parameter that is not a plain string (``Annotated[int, Meta(...)]``):
+    a value that does not fit it is 422 ``malformed``, naming the parameter."""
 
     @property
     def body_required(self) -> bool:
@@ -156,7 +167,7 @@ class Endpoint:
             out.add(status.HTTP_401_UNAUTHORIZED)
         if self.body is not None:
             out |= {status.HTTP_413_CONTENT_TOO_LARGE, status.HTTP_422_UNPROCESSABLE_CONTENT}
-        if self.query is not None:
+        if self.query is not None or self.path_types:
             out.add(status.HTTP_422_UNPROCESSABLE_CONTENT)
         return tuple(sorted(out))
 
@@ -195,7 +206,7 @@ class Api:
         """Declare an operation (see the module's documentation)."""
 
         def declare(handler: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-            hints = typing.get_type_hints(handler)
+            hints = typing.get_type_hints(handler, include_extras=True)
             names = tuple(inspect.signature(handler).parameters)
             path_names = tuple(re.findall(r"\{(\w+)\}", path))
             known = {"body", "query", "player", "request", *path_names}
@@ -217,6 +228,7 @@ class Api:
                     player="player" in names,
                     wants_request="request" in names,
                     path_names=path_names,
+                    path_types={n: hints[n] for n in path_names if hints.get(n, str) is not str},
                 )
             )
             return handler
@@ -224,12 +236,19 @@ class Api:
         return declare
 
     # ----- serving ---------------------------------------------------------------------------
-    def routes(self) -> list[Route]:
-        """One Starlette route per path, answering its declared methods (and HEAD for GET)."""
+    def routes(self, *, fallback: str | None = None) -> list[BaseRoute]:
+        """One Starlette route per path, answering its declared methods (and HEAD for GET);
+        with ``fallback`` (``/api``), any other path under it is 404 ``no_such_endpoint``
+        (JSON, as every refusal, not the static files' plain text)."""
         by_path: dict[str, dict[str, Endpoint]] = {}
         for endpoint in self.endpoints:
             by_path.setdefault(endpoint.path, {})[endpoint.method] = endpoint
-        return [Route(path, _Path(self._serve(methods))) for path, methods in by_path.items()]
+        routes: list[BaseRoute] = [
+            Route(path, _Path(self._serve(methods))) for path, methods in by_path.items()
+        ]
+        if fallback is not None:
+            routes.append(Mount(fallback, app=_Path(_no_endpoint)))
+        return routes
 
     def _serve(self, methods: dict[str, Endpoint]) -> Callable[[Request], Awaitable[Response]]:
         allowed = sorted({*methods, *(["HEAD"] if "GET" in methods else [])})
@@ -270,6 +289,11 @@ class Api:
 
     async def _call(self, endpoint: Endpoint, request: Request) -> Response:
         kwargs: dict[str, Any] = {name: request.path_params[name] for name in endpoint.path_names}
+        for name, kind in endpoint.path_types.items():
+            try:
+                kwargs[name] = msgspec.convert(kwargs[name], kind, strict=False)
+            except msgspec.ValidationError as exc:
+                raise _invalid(msgspec.ValidationError(f"{exc} - at `$.{name}`")) from None
         if endpoint.wants_request:
             kwargs["request"] = request
         if endpoint.player:
@@ -327,7 +351,7 @@ class Api:
         if rest.strip():
             operation["description"] = rest.strip()
         parameters: list[dict[str, Any]] = [
-            {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+            {"name": name, "in": "path", "required": True, "schema": _path_schema(endpoint, name)}
             for name in endpoint.path_names
         ]
         if endpoint.query is not None:
@@ -363,6 +387,17 @@ class Api:
         if endpoint.player:
             operation["security"] = [{"bearer": []}]
         return operation
+
+
+async def _no_endpoint(request: Request) -> Response:
+    return error_response(
+        ApiError(status.HTTP_404_NOT_FOUND, "no_such_endpoint", text="no_such_endpoint")
+    )
+
+
+def _path_schema(endpoint: Endpoint, name: str) -> dict[str, Any]:
+    kind = endpoint.path_types.get(name)
+    return {"type": "string"} if kind is None else msgspec.json.schema(kind)
 
 
 class _Path:

@@ -5,8 +5,9 @@ Every HTTP endpoint is declared with :meth:`sanh.server.api.Api.endpoint`: its b
 answer are the typed msgspec structs below, and the OpenAPI document is built from them. Every
 error is JSON ``{"error": code, "message": ..., "text": ...}`` (:class:`~sanh.server.api.Error`)
 with a status from :mod:`starlette.status`: ``message`` in English, ``text`` the same as a text
-code (sanh/games/_texts.py) for the client to translate, or null when the message is a parser's
-free text (then ``field`` names the body or query field, as a JSON path).
+code (sanh/games/_texts.py) for the client to translate; when the message is a parser's free
+text, ``field`` names the body or query field as a JSON path and ``text`` is
+``field_invalid:<field>``.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.guard import Guard, Throttled
 from sanh.server.hall import Hall, offered_options
+from sanh.server.limits import TableLimits, TableRefused
 from sanh.server.metrics import CONTENT_TYPE, exposition, hall_registry
 from sanh.server.passwords import PasswordPool
 from sanh.server.rules import rules_document
@@ -123,6 +125,10 @@ class ProfileRequest(msgspec.Struct, forbid_unknown_fields=True):
 
     name: str | None = None
     language: str | None = None
+
+
+ClanId = Annotated[int, msgspec.Meta(ge=1, le=2**63 - 1)]
+"""A clan's id in a path: a number the database can hold (else 422 ``malformed``)."""
 
 
 class LimitQuery(msgspec.Struct, forbid_unknown_fields=True):
@@ -373,6 +379,20 @@ def _throttled(exc: Throttled) -> ApiError:
     )
 
 
+def _table_refused(exc: TableRefused) -> ApiError:
+    """409 ``too_many_tables`` or 429 ``tables_too_fast`` (with ``Retry-After``)."""
+    if exc.retry_after is None:
+        return ApiError(
+            status.HTTP_409_CONFLICT, "too_many_tables", text=text("too_many_tables", exc.limit)
+        )
+    return ApiError(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        "tables_too_fast",
+        text=text("tables_too_fast", exc.retry_after),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
 def _address(request: Request) -> str:
     """The client's address (the limits count per address)."""
     return request.client.host if request.client is not None else "unknown"
@@ -429,6 +449,12 @@ def create_app(
         pool,
         open_sessions,
         parallel_per_address=settings.login_parallel_per_address,
+    )
+    table_limits = TableLimits(
+        per_player=settings.tables_per_player,
+        per_hour=settings.tables_per_hour,
+        burst=settings.tables_burst,
+        now=hall.clock.now,
     )
 
     def player_of(request: Request) -> PlayerInfo:
@@ -496,13 +522,15 @@ def create_app(
         address = _address(request)
         try:
             guard.admit_guest(address)
-            player = accounts.guest(body.name, body.language)
+            # Two commits: the player, then its wallet, session and the guard's record.
+            player, token = accounts.guest_session(
+                body.name, body.language, guard.recorder("guest", address)
+            )
         except Throttled as exc:
             raise _throttled(exc) from None
         except ValueError as exc:
             raise _refused(exc) from None
-        guard.created("guest", address)
-        return session_body(player)
+        return Session(token=token, player=player.id, name=player.name, language=player.language)
 
     def session_body(player: PlayerInfo) -> Session:
         return Session(
@@ -561,10 +589,10 @@ def create_app(
             raise _refused(exc) from None
 
     @endpoint("POST", "/api/clans/{clan}/join", response=Membership, errors=[409])
-    async def clan_join(player: PlayerInfo, clan: str) -> Any:
+    async def clan_join(player: PlayerInfo, clan: ClanId) -> Any:
         """Join a clan."""
         try:
-            return accounts.join_clan(player.id, clan)
+            return accounts.join_clan(player.id, str(clan))
         except ValueError as exc:
             raise _refused(exc) from None
 
@@ -631,12 +659,20 @@ def create_app(
             ) from None
         return {"tables": tables}
 
-    @endpoint("POST", "/api/tables", status=CREATED, response=CreatedTable)
+    @endpoint("POST", "/api/tables", status=CREATED, response=CreatedTable, errors=[409, 429])
     async def create_table(player: PlayerInfo, body: CreateTableRequest) -> Any:
         """Create a table with the host's options (private tables get an invite code).
 
-        A setup the lobby or the game refuses is 422 ``bad_config`` with its text code.
+        A setup the lobby or the game refuses is 422 ``bad_config`` with its text code; a
+        player who hosts ``tables_per_player`` open tables already is 409 ``too_many_tables``,
+        one creating faster than ``tables_per_hour`` 429 ``tables_too_fast``
+        (sanh/server/limits.py).
         """
+        hosted = [(a.id, a.seated) for a in hall.tables.values() if a.spec.host == player.id]
+        try:
+            table_limits.admit(player.id, hosted)
+        except TableRefused as exc:
+            raise _table_refused(exc) from None
         actor = hall.create_table(
             game=body.game,
             stake=body.stake,
@@ -648,6 +684,7 @@ def create_app(
             name=body.name,
             house_tai_xiu=settings.house_tai_xiu_tables,
         )
+        table_limits.created(player.id, actor.id)  # no await since admit: parallel ones wait
         if body.bots:
             await actor.call("add_bots", None, max(0, min(body.bots, actor.spec.seats)))
         entry = actor.lobby_entry()
@@ -920,7 +957,7 @@ def create_app(
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
     )
-    routes: list[BaseRoute] = [*api.routes(), WebSocketRoute("/ws", ws)]
+    routes: list[BaseRoute] = [*api.routes(fallback="/api"), WebSocketRoute("/ws", ws)]
     if WEB_ROOT.is_dir():
         routes.append(Mount("/", app=StaticFiles(directory=WEB_ROOT, html=True), name="web"))
 

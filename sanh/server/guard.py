@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sanh.ledger.model import TxHandle
 from sanh.ledger.store import LedgerStore, StoreTx
 
 __all__ = ["Guard", "Limits", "Throttled"]
@@ -82,6 +83,10 @@ class Guard:
     def created(self, kind: str, address: str) -> None:
         """Record that ``address`` created an account (``guest`` or ``register``)."""
         self._record([(kind, address)])
+
+    def recorder(self, kind: str, address: str) -> Callable[[TxHandle], None]:
+        """The same record, as work for a transaction of the caller's (the new account's)."""
+        return self._work([(kind, address)])
 
     def _admit(self, kind: str, address: str, limit: int, code: str) -> None:
         now = _ns(self.now())
@@ -148,10 +153,13 @@ class Guard:
         self.store.run_write(work)
 
     def _record(self, events: list[tuple[str, str]]) -> None:
+        self.store.run_write(self._work(events))
+
+    def _work(self, events: list[tuple[str, str]]) -> Callable[[TxHandle], None]:
         now = _ns(self.now())
         horizon = now - _ns(max(HOUR, self.limits.login_window))
 
-        def work(tx: StoreTx) -> None:
+        def work(tx: TxHandle) -> None:
             for kind, subject in events:
                 tx.execute(
                     "INSERT INTO auth_events (kind, subject, at) VALUES (?, ?, ?)",
@@ -163,4 +171,4 @@ class Guard:
                     (kind, subject, horizon),
                 )
 
-        self.store.run_write(work)
+        return work

@@ -135,6 +135,15 @@ class Settings:
     """Guests one client address may create in any hour (``429 too_many_guests`` beyond)."""
     registrations_per_hour: Count = 10
     """Registrations from one client address in any hour (``429 too_many_registrations``)."""
+    tables_per_player: Count = 3
+    """Open tables one player may host (``409 too_many_tables`` beyond): a table counts while
+    anyone, a person or a bot, sits at it, or for 10 minutes after its creation
+    (sanh/server/limits.py). The hall's own tables are not counted."""
+    tables_per_hour: Count = 20
+    """Tables one player may create in an hour, after a burst of :attr:`tables_burst`
+    (``429 tables_too_fast`` with ``Retry-After``)."""
+    tables_burst: Count = 5
+    """Tables one player may create at once before :attr:`tables_per_hour` paces them."""
     login_free_failures: Count = 5
     """Failed log-ins to one account before each further attempt waits (``429
     too_many_logins``): :attr:`login_backoff` after the last failure, doubled per failure."""

@@ -116,6 +116,9 @@ class Connection:
         self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=send_limit)
         self.tables: set[str] = set()
         self.closed = False
+        self.hands_shown: dict[str, int] = {}
+        """Table id -> the number of the last hand this connection was sent a view of: an
+        ``act`` is for that hand (a version alone does not say which hand it is of)."""
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue a message; a client too slow to drain its queue is disconnected."""
@@ -1204,6 +1207,9 @@ class TableActor:
         if self.state is None or engine_seat is None:
             self._refuse(conn, p.ErrorCode.NO_HAND, "no_hand_for_you", message.nonce)
             return
+        if conn.hands_shown.get(self.id) != self.hand:  # sent for a hand that is over
+            self._refuse(conn, p.ErrorCode.NO_HAND, "act_for_old_hand", message.nonce)
+            return
         version = self.state.version
         in_window = self._window is not None and self._window[1]
         fresh = message.version == version or (
@@ -2029,6 +2035,8 @@ class TableActor:
         seat = self._seat_of(conn.player.id)
         slot = self.seats[seat] if seat is not None else None
         deadlines, commitment = common if common is not None else self._common()
+        if view is not None:
+            conn.hands_shown[self.id] = self.hand
         return p.TableUpdate(
             table=self.id,
             game=self.game.info.id,

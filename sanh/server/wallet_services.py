@@ -802,6 +802,26 @@ class WalletServices:
         player, _ = self.guests.create_guest(display_name=name, language=language or "vi")
         return self._info(player.id)
 
+    def guest_session(
+        self, name: str | None, language: str, also: Callable[[TxHandle], None] | None = None
+    ) -> tuple[PlayerInfo, str]:
+        """A new guest and a session token for it, in two commits: the player, then its wallet
+        with the session (and ``also``, the hall's record of the creation) in one transaction."""
+        token = secrets.token_urlsafe(32)
+
+        def opened(tx: TxHandle, player: Any) -> None:
+            tx.execute(
+                "INSERT INTO hall_sessions (token_hash, player_id, created_at) VALUES (?, ?, ?)",
+                (_hash(token), int(player.id), time.time_ns()),
+            )
+            if also is not None:
+                also(tx)
+
+        player, _ = self.guests.create_guest(
+            display_name=name, language=language or "vi", on_wallet=opened
+        )
+        return self._info(player.id), token
+
     def worth(self, player_id: str) -> int:
         """The player's gold: the wallet's posted balance (gold held for hands under way
         included) and the stakes at Tẩy tables."""

@@ -1094,20 +1094,26 @@ await loadStrings();
 const langSelect = document.getElementById("lang");
 langSelect.innerHTML = languages().map((l) => `<option value="${l}">${t(`lang.${l}`)}</option>`).join("");
 langSelect.value = getLang();
+// body[data-drawn-lang] names the language the page was last redrawn in after a choice: it is
+// cleared at the choice and set once the redraw (which may wait for requests) is done, so a
+// test (or anything else) can wait for the page in the new language before using it.
+const drawn = () => { document.body.dataset.drawnLang = getLang(); };
 langSelect.onchange = () => {
+  delete document.body.dataset.drawnLang;
   setLang(langSelect.value);
   if (state.token) api("/api/me", { method: "PATCH", body: { language: langSelect.value } }).catch(() => {});
   if (state.update) {
     applyStatic();
     setBalance();
     renderTableBody();
+    drawn();
   } else {
-    route();
+    Promise.resolve(route()).finally(drawn);
   }
 };
 document.getElementById("logout").onclick = signOut;
 mountSoundToggle(document.getElementById("sound-toggle"));
 mountFourColourToggle(document.getElementById("four-colour"));
 document.body.dataset.ready = "1";
-route();
+Promise.resolve(route()).finally(drawn);
 export { state, tf };

@@ -57,10 +57,10 @@ def test_the_document_is_valid_openapi_and_names_every_route(hall: HallProcess) 
     validate(doc)  # raises on any violation of the OpenAPI 3.1 schema
     assert doc["openapi"] == "3.1.0"
     paths, others = app_routes()
-    # Every route is documented, but the WebSocket (docs/protocol.schema.json) and the static
-    # files of the web client.
+    # Every route is documented, but the WebSocket (docs/protocol.schema.json), the static
+    # files of the web client and the 404 no_such_endpoint of any other path under /api.
     assert set(doc["paths"]) == paths
-    assert others == sorted([WebSocketRoute.__name__, Mount.__name__])
+    assert others == sorted([WebSocketRoute.__name__, Mount.__name__, Mount.__name__])
     assert {"/api/register", "/api/tables/{table}/bots", "/api/recall/{hand}"} <= paths
 
 
@@ -129,7 +129,8 @@ def test_a_body_that_is_not_json_or_does_not_fit_is_refused_naming_the_field(
         answer = client.http("POST", "/api/tables", json=body)
         assert answer.status_code == 422, answer.text
         data = answer.json()
-        assert (data["error"], data["text"], data["field"]) == ("malformed", None, field), data
+        expected = ("malformed", f"field_invalid:{field}", field)
+        assert (data["error"], data["text"], data["field"]) == expected, data
         assert field.split("[")[0].removeprefix("$.") in data["message"], data
     lobby = client.http("GET", "/api/lobby?stake_min=lots")
     assert lobby.status_code == 422

@@ -122,8 +122,8 @@ def test_http_errors_carry_their_text_code_and_english() -> None:
     for answer in answers[:12]:
         assert all(code in SERVER_TEXTS for code, _ in parse(answer["text"])), answer
         assert answer["message"] == describe(answer["text"]), answer
-    # A body that does not parse: the parser's own words, no code.
-    assert got[12][:3] == (422, "malformed", None) and got[12][3]
+    # A body that does not fit: the parser's own words, and the field as a text code.
+    assert got[12][:3] == (422, "malformed", "field_invalid:$.stake") and got[12][3]
 
 
 # ----- the static check -------------------------------------------------------------------------

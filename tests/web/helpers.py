@@ -85,9 +85,13 @@ def check_translated(page: Page) -> None:
 
 
 def switch_language(page: Page, lang: str) -> None:
-    """Choose a language in the top bar (the page redraws at once)."""
+    """Choose a language in the top bar; waits until the page is redrawn in it (a redraw
+    may wait for requests: a form filled before it ends would be drawn again empty)."""
     page.select_option("#lang", lang)
-    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+    page.wait_for_function(
+        "l => document.documentElement.lang === l && document.body.dataset.drawnLang === l",
+        arg=lang,
+    )
 
 
 def check_both_languages(page: Page) -> None:

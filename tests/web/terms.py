@@ -86,6 +86,9 @@ HTTP_ERRORS = (
     "refused",
     "rate_limited",
     "method_not_allowed",
+    "no_such_endpoint",
+    "too_many_tables",
+    "tables_too_fast",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""
