@@ -6,7 +6,7 @@ import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe,
 import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
 import { renderRulesPage } from "/rules.js";
-import { seatHTML, ringHTML, houseHTML, isHouse, fitTable } from "/felt.js";
+import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -498,9 +498,15 @@ function onLeaveQuote(message) {
   if (!state.confirmLeave) return;
   state.confirmLeave = false;
   const basis = t(`table.leave_basis_${message.basis}`);
-  if (window.confirm(t("table.leave_now_confirm", { cost: gold(message.cost), basis }))) {
-    send({ type: "leave_now", table: message.table, quote_id: message.quote_id });
-  }
+  confirmDialog({
+    id: "leave-confirm",
+    title: t("table.leave_now_title"),
+    text: t("table.leave_now_confirm", { cost: gold(message.cost), basis }),
+    ok: t("table.leave_now", { cost: gold(message.cost) }),
+    cancel: t("table.cancel_leave"),
+  }).then((yes) => {
+    if (yes && state.table === message.table) send({ type: "leave_now", table: message.table, quote_id: message.quote_id });
+  });
 }
 
 function onLeft(message) {

@@ -178,3 +178,24 @@ export function fitTable(page) {
     board.style.zoom = String(zoom);
   }
 }
+
+// ----- a confirmation on the page (leaving now, at its cost) -------------------------------
+// A modal dialog, not window.confirm: it shows the cost in the page's own type, "stay" has the
+// focus (Enter or Escape keep the seat), and the table's shortcuts are off while it is open.
+export function confirmDialog({ id, title, text, ok, cancel }) {
+  document.getElementById(id)?.remove();
+  const dialog = document.createElement("dialog");
+  dialog.id = id;
+  dialog.className = "confirm-dialog panel";
+  dialog.innerHTML = `<form method="dialog"><h2></h2><p class="confirm-text"></p>
+    <div class="row"><button value="cancel" class="confirm-cancel" autofocus></button><button value="ok" class="danger confirm-ok"></button></div></form>`;
+  dialog.querySelector("h2").textContent = title;
+  dialog.querySelector(".confirm-text").textContent = text;
+  dialog.querySelector(".confirm-cancel").textContent = cancel;
+  dialog.querySelector(".confirm-ok").textContent = ok;
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => { resolve(dialog.returnValue === "ok"); dialog.remove(); });
+    dialog.showModal();
+  });
+}

@@ -153,3 +153,121 @@ def test_the_table_is_laid_out_around_the_felt(page: Page, tmp_path: Path, game:
             check_layout(game, label, measured)
     finally:
         hall.stop()
+
+
+KEY_OF_JS = """sel => { const k = document.querySelector(sel + ' kbd.key');
+  return k ? k.textContent : null; }"""
+
+
+def test_shortcuts_act_never_while_typing_and_leaving_now_asks(page: Page, tmp_path: Path) -> None:
+    # Slow bots (10 s x 0.4 = 4 s a move): the hand is still on while the page is driven.
+    hall = start_hall(tmp_path, SANH_BOT_DELAY="10")
+    try:
+        sign_in(page, hall.url)
+        create_table(page, "texas-holdem", seats=2, bots=1)
+        wait_my_turn(page)
+        page.wait_for_selector("#actions [data-key='F']")
+        # The keys are shown on the buttons they press.
+        assert page.evaluate(KEY_OF_JS, "button.act[data-type='Fold']") == "F"
+        call = "Check" if page.locator("button.act[data-type='Check']").count() else "Call"
+        assert page.evaluate(KEY_OF_JS, f"button.act[data-type='{call}']") == "C"
+        assert page.locator("#actions [data-key='R']").count() == 1  # the raise amount
+        assert page.locator("#actions [data-key='Enter']").count() == 1
+        view = page.evaluate("() => window.sanh.update.view")
+        me, version = view["viewer"], view["version"]
+
+        # Typing in the chat presses nothing: "f" and Enter go to the chat line.
+        page.click("#chat-table .chat-input")
+        page.keyboard.type("f c")
+        page.wait_for_timeout(600)
+        after = page.evaluate("() => window.sanh.update.view")
+        assert after["version"] == version and not after["folded"][me]
+        assert page.locator(".actions.my-turn").count() == 1
+        page.fill("#chat-table .chat-input", "")
+
+        # Out of the chat, C checks or calls.
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("c")
+        page.wait_for_function(
+            "v => { const u = window.sanh.update; return u.view && u.view.version > v; }",
+            arg=version,
+        )
+        after = page.evaluate("() => window.sanh.update.view")
+        assert not after["folded"][me], "C is a check or a call, not a fold"
+
+        # "Rời bàn" in the hand is a leave after it; leaving now asks first, with the cost.
+        if page.evaluate("() => !!window.sanh.update.view && !window.sanh.update.view.terminal"):
+            page.click("button#leave")
+            page.wait_for_selector("#leave-pending")
+            page.wait_for_function(
+                "() => { const b = document.querySelector('#leave-now');"
+                " return b && !b.textContent.includes('…'); }"
+            )
+            page.click("#leave-now")
+            page.wait_for_selector("#leave-confirm[open]")
+            cost = page.evaluate("() => window.sanh.quote.cost")
+            text = page.inner_text("#leave-confirm .confirm-text").replace(",", "")
+            assert f"{cost / 100:.2f}" in text, text
+            page.keyboard.press("f")  # the table's keys are off while the dialog is open
+            page.keyboard.press("Escape")  # and Escape keeps the seat
+            page.wait_for_selector("#leave-confirm", state="detached")
+            assert page.evaluate("() => location.hash").startswith("#/table/")
+            assert page.evaluate("() => window.sanh.leave && window.sanh.leave.pending") is True
+    finally:
+        hall.stop()
+
+
+def test_phom_discards_sit_in_the_fixed_bar_and_digits_discard(page: Page, tmp_path: Path) -> None:
+    hall = start_hall(tmp_path)
+    try:
+        page.set_viewport_size(WIDTHS["phone"])
+        sign_in(page, hall.url)
+        create_table(page, "phom", seats=2, bots=1)
+        strip = "#actions .hand-strip button.card-btn.discard"
+        for _ in range(40):
+            wait_my_turn(page, timeout=90_000)
+            if page.locator(strip).count():
+                break
+            before = page.evaluate("() => window.sanh.rendered")
+            key = "D" if page.locator("#actions [data-key='D']").count() else "E"
+            page.keyboard.press(key.lower())  # draw (or eat)
+            page.wait_for_function("n => window.sanh.rendered > n", arg=before)
+        assert page.locator(strip).count(), "no discard was offered"
+        measured = page.evaluate(MEASURE_JS)
+        bar = measured["bar"]
+        assert bar["position"] == "fixed" and abs(bar["bottom"] - measured["innerHeight"]) <= 0.5
+        for box in page.locator(strip).all():
+            b = box.bounding_box()
+            assert b is not None and b["y"] >= bar["top"] - 0.5
+            assert b["y"] + b["height"] <= measured["innerHeight"] + 0.5
+        assert page.evaluate(KEY_OF_JS, strip) == "1"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "phom-discard-phone.png"))
+        hand = page.evaluate("() => window.sanh.update.view.hands[window.sanh.update.view.viewer]")
+        page.keyboard.press("1")
+        page.wait_for_function(
+            "n => { const v = window.sanh.update.view;"
+            " return !v || v.terminal || (v.hands[v.viewer] || []).length < n; }",
+            arg=len(hand),
+        )
+    finally:
+        hall.stop()
+
+
+def test_tai_xiu_digits_place_chips(page: Page, tmp_path: Path) -> None:
+    hall = start_hall(tmp_path)
+    try:
+        sign_in(page, hall.url)
+        create_table(page, "tai-xiu", seats=3, bots=1)
+        wait_my_turn(page)
+        page.click("[data-area='big']")
+        page.wait_for_selector("#actions button.chip[data-key='1']")
+        page.evaluate("() => document.activeElement.blur()")
+        page.keyboard.press("2")  # the second chip: ten minimum bets
+        page.wait_for_function(
+            "() => (window.sanh.update.view.my_pending || []).length > 0", timeout=10_000
+        )
+        view = page.evaluate("() => window.sanh.update.view")
+        assert view["my_pending"] == [["big", view["min_bet"] * 10]], view["my_pending"]
+    finally:
+        hall.stop()
