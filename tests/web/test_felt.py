@@ -139,6 +139,16 @@ def test_the_table_is_laid_out_around_the_felt(page: Page, tmp_path: Path, game:
         page.wait_for_function(
             "n => window.sanh.update.seats.filter((s) => s.player).length === n", arg=bots + 1
         )
+        if game in HOUSE:  # a spectator in another browser: "+1 watching" at the next update
+            table = page.evaluate("() => window.sanh.table")
+            watcher = page.context.browser.new_context()  # type: ignore[union-attr]
+            other = watcher.new_page()
+            sign_in(other, hall.url)
+            other.goto(f"{hall.url}/#/table/{table}")
+            other.wait_for_selector("#house")
+            page.wait_for_selector("#house-more[data-watching='1']", timeout=30_000)
+            vi = page.inner_text("#house-more")
+            assert "đang xem" in vi and "đang chơi" in vi, vi
         SHOTS.mkdir(parents=True, exist_ok=True)
         for label, size in WIDTHS.items():
             page.set_viewport_size(size)
@@ -151,6 +161,8 @@ def test_the_table_is_laid_out_around_the_felt(page: Page, tmp_path: Path, game:
                 measured = page.evaluate(MEASURE_JS)
             page.screenshot(path=str(SHOTS / f"{game}-{label}.png"))
             check_layout(game, label, measured)
+        if game in HOUSE:
+            watcher.close()
     finally:
         hall.stop()
 
