@@ -23,7 +23,7 @@ from tests.web.helpers import create_table, sign_in
 
 GAMES = sorted(REGISTRY)
 HOUSE = {"tai-xiu", "three-card-poker", "teen-patti-2020"}
-BUY_IN = {"texas-holdem", "poker-aof", "xi-to"}
+SHEDDING = {"tien-len", "sam-loc"}
 WIDTHS: dict[str, ViewportSize] = {
     "desktop": {"width": 1366, "height": 768},
     "phone": {"width": 390, "height": 844},
@@ -38,6 +38,7 @@ MEASURE_JS = """() => {
   const oval = document.querySelector('.felt-oval');
   const board = document.querySelector('.house-board');
   const more = document.querySelector('#house-more');
+  const strip = document.querySelector('#actions .hand-strip');
   return {
     seats: [...document.querySelectorAll('.seat')].map((el) => ({ ...box(el),
       mine: el.dataset.mine === '1', seat: Number(el.dataset.seat) })),
@@ -45,6 +46,7 @@ MEASURE_JS = """() => {
                  turn: bar.classList.contains('my-turn') } : null,
     oval: oval ? box(oval) : null,
     board: board ? box(board) : null,
+    strip: strip ? box(strip) : null,
     playing: more ? Number(more.dataset.playing) : 0,
     taken: window.sanh.update.seats.filter((s) => s.player).length,
     tableSeats: window.sanh.update.seats.length,
@@ -98,6 +100,11 @@ def check_layout(game: str, label: str, m: dict[str, Any]) -> None:
     assert bar["position"] == "fixed", f"{where}: the action bar is {bar['position']}"
     assert abs(bar["bottom"] - m["innerHeight"]) <= 0.5, f"{where}: the bar ends at {bar['bottom']}"
     assert bar["top"] >= 0 and bar["left"] >= -0.5 and bar["right"] <= m["innerWidth"] + 0.5, where
+    if game in SHEDDING:  # the hand to choose from is in the fixed bar, in the viewport
+        strip = m["strip"]
+        assert strip is not None, f"{where}: the hand is not in the action bar"
+        assert strip["top"] >= bar["top"] - 0.5 and strip["bottom"] <= m["innerHeight"] + 0.5
+        assert strip["right"] <= m["innerWidth"] + 0.5, f"{where}: the hand runs off the screen"
     mine = [s for s in seats if s["mine"]]
     assert len(mine) == 1, f"{where}: {len(mine)} seats of mine"
     me = mine[0]
