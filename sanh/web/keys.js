@@ -1,6 +1,7 @@
 // Keyboard shortcuts at the table, shown on the buttons they press: F fold, C check or call,
 // R raise (to the amount box), B bet, A all-in, P pass, D draw, E eat, S show, Enter or Space
-// the bar's confirm, digits the chips (or Phỏm's discards, or an amount form's quick amounts).
+// the bar's confirm, digits the chips (or Phỏm's discards, or 3 Cây's face-down cards to
+// squeeze, or an amount form's quick amounts).
 // Keys only ever press a button the action bar shows (a legal action of the server's), never
 // while typing (chat, amounts) and never with Ctrl, Alt or Meta; a held key presses once.
 
@@ -47,7 +48,7 @@ export function decorateKeys(page) {
     if (el) { give(el, "Enter", "⏎"); break; }
   }
   let numbered = [...bar.querySelectorAll("button.chip:not(:disabled)")];
-  if (!numbered.length) numbered = [...bar.querySelectorAll("button.card-btn.discard:not(:disabled)")];
+  if (!numbered.length) numbered = [...bar.querySelectorAll("button.card-btn.discard:not(:disabled), button.card-btn.squeeze:not(:disabled)")];
   if (!numbered.length) numbered = [...bar.querySelectorAll("form.range button.quick")];
   numbered.slice(0, DIGITS.length).forEach((el, i) => give(el, DIGITS[i]));
 }

@@ -19,7 +19,7 @@ from playwright.sync_api import Page, ViewportSize
 
 from sanh.games import REGISTRY
 from tests.web.conftest import ARTIFACTS, start_hall
-from tests.web.helpers import create_table, sign_in
+from tests.web.helpers import STRATEGIES, create_table, sign_in
 
 GAMES = sorted(REGISTRY)
 HOUSE = {"tai-xiu", "three-card-poker", "teen-patti-2020"}
@@ -174,6 +174,8 @@ def test_the_table_is_laid_out_around_the_felt(page: Page, tmp_path: Path, game:
         hall.stop()
 
 
+BOXES_JS = """sel => [...document.querySelectorAll(sel)].map((el) => {
+  const r = el.getBoundingClientRect(); return [r.top, r.bottom]; })"""
 KEY_OF_JS = """sel => { const k = document.querySelector(sel + ' kbd.key');
   return k ? k.textContent : null; }"""
 
@@ -255,10 +257,8 @@ def test_phom_discards_sit_in_the_fixed_bar_and_digits_discard(page: Page, tmp_p
         measured = page.evaluate(MEASURE_JS)
         bar = measured["bar"]
         assert bar["position"] == "fixed" and abs(bar["bottom"] - measured["innerHeight"]) <= 0.5
-        for box in page.locator(strip).all():
-            b = box.bounding_box()
-            assert b is not None and b["y"] >= bar["top"] - 0.5
-            assert b["y"] + b["height"] <= measured["innerHeight"] + 0.5
+        for top, bottom in page.evaluate(BOXES_JS, strip):  # one redraw's buttons, at once
+            assert top >= bar["top"] - 0.5 and bottom <= measured["innerHeight"] + 0.5
         assert page.evaluate(KEY_OF_JS, strip) == "1"
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "phom-discard-phone.png"))
@@ -288,5 +288,43 @@ def test_tai_xiu_digits_place_chips(page: Page, tmp_path: Path) -> None:
         )
         view = page.evaluate("() => window.sanh.update.view")
         assert view["my_pending"] == [["big", view["min_bet"] * 10]], view["my_pending"]
+    finally:
+        hall.stop()
+
+
+@pytest.mark.parametrize("game", ["ba-cay-chuong", "ba-cay-ga"])
+def test_three_cay_cards_to_squeeze_sit_in_the_fixed_bar(
+    page: Page, tmp_path: Path, game: str
+) -> None:
+    hall = start_hall(tmp_path)
+    try:
+        page.set_viewport_size(WIDTHS["phone"])
+        sign_in(page, hall.url)
+        create_table(page, game, seats=3, bots=2)
+        strip = "#actions .squeeze-strip button.card-btn.squeeze"
+        memo: dict[str, Any] = {"squeezed": True}  # the helper bets and readies, never squeezes
+        for _ in range(40):
+            wait_my_turn(page, timeout=90_000)
+            if page.locator(strip).count():
+                break
+            before = page.evaluate("() => window.sanh.rendered")
+            if STRATEGIES[game](page, memo):
+                page.wait_for_function("n => window.sanh.rendered > n", arg=before)
+            else:
+                page.wait_for_timeout(200)
+        assert page.locator(strip).count(), "no squeeze was offered"
+        measured = page.evaluate(MEASURE_JS)
+        bar = measured["bar"]
+        assert bar["position"] == "fixed" and abs(bar["bottom"] - measured["innerHeight"]) <= 0.5
+        for top, bottom in page.evaluate(BOXES_JS, strip):  # one redraw's buttons, at once
+            assert top >= bar["top"] - 0.5 and bottom <= measured["innerHeight"] + 0.5
+        assert page.evaluate(KEY_OF_JS, strip) == "1"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{game}-squeeze-phone.png"))
+        page.keyboard.press("1")  # squeezes the first face-down card
+        page.wait_for_function(
+            "() => { const v = window.sanh.update.view; return !v || v.terminal ||"
+            " !v.legal_actions.some((a) => a.type === 'Squeeze' && a.index === 0); }"
+        )
     finally:
         hall.stop()
