@@ -6,7 +6,7 @@ import { gold, signed, esc, tv, actionLabel, actionHTML, sameTemplate, describe,
 import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
 import { renderRulesPage } from "/rules.js";
-import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, confirmDialog } from "/felt.js";
+import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -550,7 +550,11 @@ function renderTable(tableId) {
   window.scrollTo(0, 0); // the lobby's create form may have been scrolled to
   mountTableChat(app, tableId, send, state.player);
   connect(tableId);
-  state.ticker = setInterval(tickTimers, 200);
+  state.ticker = setInterval(() => {
+    tickTimers();
+    const page = document.getElementById("table-page");
+    if (page && window.scrollY === 0) refitTable(page);
+  }, 200);
 }
 
 function tickTimers() {

@@ -199,3 +199,14 @@ export function confirmDialog({ id, title, text, ok, cancel }) {
     dialog.showModal();
   });
 }
+
+// Called on the page's clock (every 200 ms): fits the table again when the bar or the board
+// moved since the last redraw (a clock's text rewrapping the header, a resize, a late layout).
+export function refitTable(page) {
+  const bar = page.querySelector("#actions");
+  const height = bar ? Math.ceil(bar.getBoundingClientRect().height) : 0;
+  const board = page.querySelector(".house-board");
+  const under = board && bar && board.getBoundingClientRect().bottom > bar.getBoundingClientRect().top + 0.5;
+  const reserved = parseFloat(document.documentElement.style.getPropertyValue("--bar-h")) || 0;
+  if (under || height !== reserved) fitTable(page);
+}
