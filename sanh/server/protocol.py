@@ -301,6 +301,8 @@ class TableUpdate(ServerMessage, tag="table"):
     table the house banks)."""
     spectator_chat: bool = False
     """The host lets spectators write in the table's chat (``chat_spectators``)."""
+    watching: int = 0
+    """Players watching the table without a seat (as of this update)."""
 
 
 class BuyInPanel(ServerMessage, tag="buyin_panel"):

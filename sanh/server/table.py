@@ -2031,6 +2031,7 @@ class TableActor:
         view: dict[str, Any] | None,
         seats: list[dict[str, Any]],
         common: tuple[dict[str, float], str | None] | None = None,
+        watching: int | None = None,
     ) -> p.TableUpdate:
         seat = self._seat_of(conn.player.id)
         slot = self.seats[seat] if seat is not None else None
@@ -2050,7 +2051,13 @@ class TableActor:
             status=self._status(),
             bank=self.spec.bank if self._banker() is not None else None,
             spectator_chat=self.spec.spectator_chat,
+            watching=self._watching() if watching is None else watching,
         )
+
+    def _watching(self) -> int:
+        """How many players watch without a seat (a player's several tabs count once)."""
+        seated = {slot.player.id for slot in self.seats if slot is not None}
+        return len({c.player.id for c in self.watchers.values()} - seated)
 
     def _send_update(self, conn: Connection) -> None:
         view = self._view_json(conn, self.state)
@@ -2064,6 +2071,7 @@ class TableActor:
             public = fast_jsonable(self.game.observe(self.state, None))
         seats = self._seats_json()
         common = self._common()
+        watching = self._watching()
         for conn in list(self.watchers.values()):
             if views is not None:
                 view = views.get(id(conn))
@@ -2071,7 +2079,7 @@ class TableActor:
                 seat = self._seat_of(conn.player.id)
                 in_hand = seat is not None and self._engine_seat(seat) is not None
                 view = self._view_json(conn, self.state) if in_hand else public
-            self._send(conn, self._update_for(conn, view, seats, common))
+            self._send(conn, self._update_for(conn, view, seats, common, watching))
 
 
 def _event_json(event: Event) -> dict[str, Any]:

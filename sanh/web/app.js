@@ -8,6 +8,8 @@ import { RENDERERS, GENERIC } from "/games/index.js";
 import { mountTableChat, mountLobbyChat, chatMessage, chatTableUpdate, recallChatHTML } from "/chat.js";
 import { renderRulesPage } from "/rules.js";
 import { recentHTML } from "/road.js";
+import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
+import { decorateKeys, installKeys } from "/keys.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -520,9 +522,15 @@ function onLeaveQuote(message) {
   if (!state.confirmLeave) return;
   state.confirmLeave = false;
   const basis = t(`table.leave_basis_${message.basis}`);
-  if (window.confirm(t("table.leave_now_confirm", { cost: gold(message.cost), basis }))) {
-    send({ type: "leave_now", table: message.table, quote_id: message.quote_id });
-  }
+  confirmDialog({
+    id: "leave-confirm",
+    title: t("table.leave_now_title"),
+    text: t("table.leave_now_confirm", { cost: gold(message.cost), basis }),
+    ok: t("table.leave_now", { cost: gold(message.cost) }),
+    cancel: t("table.cancel_leave"),
+  }).then((yes) => {
+    if (yes && state.table === message.table) send({ type: "leave_now", table: message.table, quote_id: message.quote_id });
+  });
 }
 
 function onLeft(message) {
@@ -563,9 +571,14 @@ function renderTable(tableId) {
   closeSocket();
   state.table = tableId;
   app.innerHTML = `<section class="table-page" id="table-page"><p>${t("table.waiting")}</p></section>`;
+  window.scrollTo(0, 0); // the lobby's create form may have been scrolled to
   mountTableChat(app, tableId, send, state.player);
   connect(tableId);
-  state.ticker = setInterval(tickTimers, 200);
+  state.ticker = setInterval(() => {
+    tickTimers();
+    const page = document.getElementById("table-page");
+    if (page && window.scrollY === 0) refitTable(page);
+  }, 200);
 }
 
 function tickTimers() {
@@ -579,6 +592,7 @@ function tickTimers() {
     text.textContent = `${Math.ceil(left)} ${t("table.seconds")}`;
     const bar = el.querySelector(".bar > i");
     if (bar) bar.style.width = `${Math.max(0, Math.min(100, (left / total) * 100))}%`;
+    el.style.setProperty("--left", String(Math.max(0, Math.min(1, left / total)))); // the seat's timer ring
     el.classList.toggle("urgent", left < 3);
   });
 }
@@ -686,39 +700,15 @@ export function genericActions(view, ctx, { skip = () => false } = {}) {
   return buttons + forms;
 }
 
-function renderSeat(seat, update, ctx, renderer) {
+function renderSeat(seat, update, ctx, renderer, compact = false) {
   const view = update.view;
   const engine = engineOf(seat, update);
-  const inHand = view && engine !== null;
-  const acting = inHand && (view.to_act || []).includes(engine);
+  const inHand = Boolean(view) && engine !== null;
+  const acting = inHand && !view.terminal && (view.to_act || []).includes(engine);
   const deadline = inHand ? (update.deadlines || {})[String(engine)] : undefined;
-  const mine = seat.player && seat.player === state.player;
-  if (!seat.player) {
-    const sit = update.your_seat === null ? `<button data-sit="${seat.seat}" class="sit">${t("table.sit")}</button>` : "";
-    return `<div class="seat empty" data-seat="${seat.seat}"><div class="seat-name muted">${t("table.seat_n", { n: seat.seat + 1 })} · ${t("table.empty_seat")}</div>${sit}</div>`;
-  }
-  const info = inHand && renderer.seat ? renderer.seat(view, engine, ctx) || {} : {};
-  const tags = [
-    seat.bot ? `<span class="tag">${t("table.bot")}</span>` : "",
-    seat.host ? `<span class="tag">${t("table.host")}</span>` : "",
-    !seat.connected ? `<span class="tag warn">${t("table.offline")}</span>` : "",
-    ...(info.tags || []),
-  ].join("");
-  const stake = seat.table_stake !== undefined && (info.stack === undefined || info.stack === null)
-    ? `<div class="stake-line">${t("table.stake")}: <strong data-stake="${seat.table_stake}">${gold(seat.table_stake)}</strong></div>` : "";
-  const stack = info.stack !== undefined && info.stack !== null ? `<div class="stack">${t("table.stack")}: <strong>${gold(info.stack)}</strong></div>` : "";
-  const bet = info.bet ? `<div class="seat-bet"><span class="chip-ico" aria-hidden="true"></span>${gold(info.bet)}</div>` : "";
-  const status = (info.status || []).map((s) => `<span class="status">${s}</span>`).join("");
-  const dealer = info.dealer ? `<span class="dealer-btn" title="${t("table.dealer")}" aria-label="${t("table.dealer")}">D</span>` : "";
-  const cls = ["seat", acting ? "acting" : "", mine ? "mine" : "", info.out ? "out" : "", info.winner ? "winner" : ""].join(" ");
-  const stakeAttr = seat.table_stake !== undefined ? `data-table-stake="${seat.table_stake}"` : "";
-  return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${inHand ? engine : ""}" ${mine ? 'data-mine="1"' : ""} ${stakeAttr}>
-    <div class="seat-head">${dealer}<span class="seat-name">${mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${tags}</div>
-    ${stake}${stack}
-    <div class="seat-cards">${info.cards || ""}</div>
-    ${bet}${status ? `<div class="statuses">${status}</div>` : ""}
-    ${timerHTML(deadline, seat.name)}
-  </div>`;
+  const mine = Boolean(seat.player && seat.player === state.player);
+  const info = seat.player && inHand && renderer.seat ? renderer.seat(view, engine, ctx) || {} : {};
+  return seatHTML(seat, { mine, acting, inHand, engine, info, deadline, compact, canSit: update.your_seat === null, timer: timerHTML });
 }
 
 // The name of an engine seat in a result: "you", the name of the player sitting there (from the
@@ -881,10 +871,6 @@ function renderTableBody() {
   const seated = update.your_seat !== null;
   const isHost = update.seats.some((s) => s.player === state.player && s.host);
   const free = update.seats.filter((s) => !s.player).length;
-  // Opponents first, my seat last (at the bottom, next to my hand and the action bar).
-  const seats = [...update.seats].sort((a, b) => (a.player === state.player) - (b.player === state.player));
-  const others = seats.filter((s) => !(s.player && s.player === state.player));
-  const mine = seats.find((s) => s.player && s.player === state.player);
   const turn = view && view.to_act && view.to_act.length && !view.terminal;
   const myTurn = turn && ctx.me !== null && view.to_act.includes(ctx.me) && ((view.legal_actions || []).length || (view.amount_ranges || []).length);
   const deadlines = update.deadlines || {};
@@ -911,22 +897,29 @@ function renderTableBody() {
       </span>
     </header>
     ${state.lost ? `<div class="lost" role="alert">${t("conn.lost")}</div>` : ""}
-    <div class="table-layout game-${esc(update.game)}">
-      <div class="opponents">${others.map((s) => renderSeat(s, update, ctx, renderer)).join("")}</div>
-      <div class="felt" id="felt">${view ? (renderer.center ? renderer.center(view, ctx) : "") : status}${waitingFor}</div>
-      <div class="me-row">${mine ? renderSeat(mine, update, ctx, renderer) : `<p class="muted spectator">${t("table.spectator")}</p>`}
-        <div class="my-area">${view && renderer.mine ? renderer.mine(view, ctx) : ""}</div></div>
-    </div>
+    ${tableLayout(update, ctx, renderer, view ? `${renderer.center ? renderer.center(view, ctx) : ""}${waitingFor}` : status)}
+    <div class="me-row">${seated ? "" : `<p class="muted spectator">${t("table.spectator")}</p>`}
+      <div class="my-area">${view && renderer.mine ? renderer.mine(view, ctx) : ""}</div></div>
     ${renderBuyin()}
     ${renderBankForm(update, seated)}
-    ${actions ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions}</div>` : ""}
+    ${actions || myTurn ? `<div class="actions ${myTurn ? "my-turn" : ""}" id="actions" role="group" aria-label="${t("table.your_turn")}">${myTurn ? `<strong class="turn-label">${t("table.your_turn")}</strong>` : ""}${actions || `<span class="muted">${t("table.choose_in_hand")}</span>`}</div>` : ""}
     ${resultShown(state.result, update) ? renderResult(state.result, update) : ""}
     ${recentHTML(update.game, state.recent)}
     ${view ? renderDetails(view, ctx) : ""}`;
   bindTable(page, update, ctx, renderer);
-  tickTimers();
+  decorateKeys(page);
+  tickTimers(); // fills the clocks' text before the layout is measured
+  fitTable(page);
   state.rendered += 1;
   page.dataset.rendered = String(state.rendered);
+}
+
+// The seats around the felt, or a house table's betting layout and its few seats (felt.js).
+function tableLayout(update, ctx, renderer, center) {
+  const house = isHouse(update.game);
+  const draw = (seat) => renderSeat(seat, update, ctx, renderer, house);
+  const args = { game: update.game, seats: update.seats, mySeat: update.your_seat, draw, center, watching: update.watching || 0 };
+  return house ? houseHTML(args) : ringHTML(args);
 }
 
 function bindTable(page, update, ctx, renderer) {
@@ -1114,6 +1107,8 @@ langSelect.onchange = () => {
 document.getElementById("logout").onclick = signOut;
 mountSoundToggle(document.getElementById("sound-toggle"));
 mountFourColourToggle(document.getElementById("four-colour"));
+installKeys();
+window.addEventListener("resize", () => { const page = document.getElementById("table-page"); if (page) fitTable(page); });
 document.body.dataset.ready = "1";
 Promise.resolve(route()).finally(drawn);
 export { state, tf };

@@ -43,6 +43,7 @@ def test_rounds_run_with_nobody_seated_and_a_spectator_sees_them(game_id: str) -
         updates = [m for m in watcher.messages if m["type"] == "table" and m["view"]]
         assert updates, "the spectator saw the rounds"
         assert all(m["view"]["viewer"] is None for m in updates), "a spectator's public view"
+        assert all(m["watching"] == 1 for m in updates), "the spectator counts as watching"
         assert any("table" in m["deadlines"] for m in updates), "the window's clock was shown"
         results = _results(watcher)
         assert [r["hand"] for r in results][:2] == [1, 2]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Dialog, Page
+from playwright.sync_api import Page
 
 from tests.web.conftest import start_hall
 from tests.web.helpers import check_translated, create_table, sign_in
@@ -51,15 +51,11 @@ def test_leaving_during_a_hand_is_after_it_or_now_at_the_quoted_cost(
         # The page writes gold in its language's format (vi: 1.234,00): compare the digits.
         cost = str(quoted["cost"]).rjust(3, "0")
         assert cost in _digits(page.inner_text("#leave-now"))
-        shown: list[str] = []
-
-        def confirm(dialog: Dialog) -> None:
-            shown.append(dialog.message)
-            dialog.accept()
-
-        page.on("dialog", confirm)
-        page.click("#leave-now")  # asks for a fresh quote, then confirms it
+        page.click("#leave-now")  # asks for a fresh quote, then confirms it on the page
+        page.wait_for_selector("#leave-confirm[open]")
+        shown = page.inner_text("#leave-confirm .confirm-text")
+        assert cost in _digits(shown), shown
+        page.click("#leave-confirm .confirm-ok")
         page.wait_for_function("() => location.hash.startsWith('#/lobby')", timeout=20_000)
-        assert len(shown) == 1 and cost in _digits(shown[0]), shown
     finally:
         hall.stop()

@@ -43,24 +43,31 @@ export default {
     if (view.reason) parts.push(`<div class="small">${describe(ctx.game, view.reason, { names: ctx.name })}</div>`);
     return `<div class="center-bacay">${parts.join("")}</div>`;
   },
-  // My three cards, large: a face-down card is a button that squeezes it.
+  // My three cards, large: a face-down card is a button that squeezes it. While I may squeeze,
+  // they sit in the action bar (fixed at the bottom of the viewport), digit keys 1-3.
   mine(view, ctx) {
     if (ctx.me === null) return "";
     const cards = view.cards[ctx.me] || [];
     if (!cards.length) return "";
+    const squeezing = (view.legal_actions || []).some((a) => a.type === "Squeeze");
+    const score = view.scores[ctx.me];
+    return `<div class="my-hand"><div class="label">${t("table.my_hand")}${score !== null && score !== undefined ? ` · ${t("table.score")}: <strong>${score}</strong>` : ""}${squeezing ? " ↓" : ""}</div>
+      ${squeezing ? "" : `<div class="cards big">${this.cards(view, ctx)}</div>`}</div>`;
+  },
+  cards(view, ctx) {
+    const cards = view.cards[ctx.me] || [];
     const squeezable = new Set((view.legal_actions || []).filter((a) => a.type === "Squeeze").map((a) => a.index));
-    const items = cards.map((c, i) => {
+    return cards.map((c, i) => {
       if (squeezable.has(i)) {
         const action = view.legal_actions.find((a) => a.type === "Squeeze" && a.index === i);
         return ctx.button(action, { label: cardSVG(null, { size: "lg" }), cls: "card-btn squeeze", attrs: `aria-label="${t("action.Squeeze")} #${i + 1}"` });
       }
       return `<span class="revealed">${cardSVG(c, { size: "lg" })}</span>`;
     }).join("");
-    const score = view.scores[ctx.me];
-    return `<div class="my-hand"><div class="label">${t("table.my_hand")}${score !== null && score !== undefined ? ` · ${t("table.score")}: <strong>${score}</strong>` : ""}</div>
-      <div class="cards big">${items}</div>${squeezable.size ? `<p class="muted small">${t("table.squeeze_hint")}</p>` : ""}</div>`;
   },
   actions(view, ctx, generic) {
-    return generic(view, ctx, { skip: (a) => a.type === "Squeeze" });
+    const squeezing = ctx.me !== null && (view.legal_actions || []).some((a) => a.type === "Squeeze");
+    const strip = squeezing ? `<div class="hand-strip squeeze-strip" role="group" aria-label="${t("table.my_hand")}">${this.cards(view, ctx)}</div><p class="muted small">${t("table.squeeze_hint")}</p>` : "";
+    return strip + generic(view, ctx, { skip: (a) => a.type === "Squeeze" });
   },
 };

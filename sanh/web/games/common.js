@@ -8,7 +8,7 @@ export function potsHTML(pots, ctx, { total } = {}) {
   const list = (pots || []).filter((p) => Array.isArray(p) && p[0] > 0);
   const parts = list.map((p, i) => {
     const label = i === 0 ? (list.length > 1 ? t("table.main_pot") : t("table.pot")) : `${t("table.side_pot")} ${i}`;
-    const who = Array.isArray(p[1]) ? p[1].map((s) => ctx.name(s)).join(", ") : "";
+    const who = Array.isArray(p[1]) && list.length > 1 ? p[1].map((s) => ctx.name(s)).join(", ") : ""; // a side pot's players
     return `<div class="pot" data-pot="${i}"><span class="chip-ico" aria-hidden="true"></span><span>${label}: <strong>${gold(p[0])}</strong></span>${who ? `<span class="muted small"> (${who})</span>` : ""}</div>`;
   });
   if (!parts.length && total) {

@@ -44,11 +44,21 @@ export default {
       ${pending}${u}
     </div>`;
   },
+  // My hand; while I must discard, the hand moves into the action bar (fixed at the bottom of
+  // the viewport) as discard buttons, one shortcut digit each (keys.js).
   mine(view, ctx) {
     if (ctx.me === null) return "";
     const hand = view.hands[ctx.me] || [];
     const eaten = new Set(view.eaten[ctx.me] || []);
+    const discarding = (view.legal_actions || []).some((a) => a.type === "Discard");
+    const items = hand.map((c) => `<span class="${eaten.has(c) ? "eaten" : ""}">${cardSVG(c, { size: "md" })}</span>`).join("");
+    return `<div class="my-hand"><div class="label">${t("table.my_hand")} · ${view.my_points} ${t("table.points")}${discarding ? ` · ${t("table.discard_hint")} ↓` : ""}</div>${discarding ? "" : `<div class="cards hand">${items}</div>`}</div>`;
+  },
+  discards(view, ctx) {
+    const hand = view.hands[ctx.me] || [];
+    const eaten = new Set(view.eaten[ctx.me] || []);
     const discards = new Map((view.legal_actions || []).filter((a) => a.type === "Discard").map((a) => [a.card, a]));
+    if (!discards.size) return "";
     const items = hand.map((c) => {
       const action = discards.get(c);
       const svg = cardSVG(c, { size: "md" });
@@ -57,7 +67,7 @@ export default {
         ? ctx.button(action, { label: svg, cls: `card-btn discard ${cls}`, attrs: `aria-label="${t("action.Discard")} ${cardLabel(c)}"` })
         : `<span class="${cls}">${svg}</span>`;
     }).join("");
-    return `<div class="my-hand"><div class="label">${t("table.my_hand")} · ${view.my_points} ${t("table.points")}${discards.size ? ` · ${t("action.Discard")}?` : ""}</div><div class="cards hand">${items}</div></div>`;
+    return `<div class="hand-strip" role="group" aria-label="${t("table.discard_hint")}">${items}</div>`;
   },
   actions(view, ctx, generic) {
     const parts = [];
@@ -70,6 +80,6 @@ export default {
         parts.push(ctx.button(a, { label: esc(label) }));
       }
     }
-    return generic(view, ctx, { skip: (a) => a.type === "Discard" || a.type === "LayDown" || a.type === "Send" }) + parts.join("");
+    return this.discards(view, ctx) + generic(view, ctx, { skip: (a) => a.type === "Discard" || a.type === "LayDown" || a.type === "Send" }) + parts.join("");
   },
 };

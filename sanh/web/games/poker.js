@@ -7,8 +7,6 @@ import { potsHTML, boardHTML } from "/games/common.js";
 export default {
   seat(view, e, ctx) {
     const status = [];
-    if (view.folded[e]) status.push(t("table.folded"));
-    if (view.all_in[e]) status.push(t("table.all_in"));
     if (view.hands && view.hands[e]) status.push(esc(ctx.tv(view.hands[e])));
     if (view.won && view.won[e]) status.push(`${t("table.winner")} +${gold(view.won[e])}`);
     const tags = [];
@@ -21,6 +19,7 @@ export default {
       bet: view.bets[e],
       status,
       tags,
+      state: view.folded[e] ? "folded" : view.all_in[e] ? "all_in" : "",
       dealer: view.button === e,
       out: view.folded[e],
       winner: view.won && view.won[e] > 0,

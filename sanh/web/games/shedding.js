@@ -49,18 +49,25 @@ export default {
       ${view.must_include && view.must_include.length ? `<div class="small">${t("field.must_include")}: ${cardsHTML(view.must_include, { size: "xs" })}</div>` : ""}
     </div>`;
   },
+  // My hand as cards to select; at my turn (a play, or declaring Sâm) it sits in the action
+  // bar, fixed at the bottom of the viewport, next to the buttons.
   mine(view, ctx) {
     if (ctx.me === null || !view.hand) return "";
+    const playing = (view.legal_actions || []).length > 0; // my turn: the hand is in the bar
+    const label = `<div class="label">${t("table.my_hand")} (${view.hand.length})${playing ? " ↓" : ""}</div>`;
+    return `<div class="my-hand">${label}${playing ? "" : `<div class="cards hand">${this.hand(view, ctx)}</div>`}</div>`;
+  },
+  hand(view, ctx) {
     ctx.ui.selected = (ctx.ui.selected || []).filter((c) => view.hand.includes(c));
     const selected = new Set(ctx.ui.selected);
-    const items = view.hand.map((c) => `<button type="button" class="card-btn ${selected.has(c) ? "selected" : ""}" data-pick="${c}" aria-pressed="${selected.has(c)}" aria-label="${cardLabel(c)}">${cardSVG(c, { size: "md" })}</button>`).join("");
-    return `<div class="my-hand"><div class="label">${t("table.my_hand")} (${view.hand.length})</div><div class="cards hand">${items}</div></div>`;
+    return view.hand.map((c) => `<button type="button" class="card-btn ${selected.has(c) ? "selected" : ""}" data-pick="${c}" aria-pressed="${selected.has(c)}" aria-label="${cardLabel(c)}">${cardSVG(c, { size: "md" })}</button>`).join("");
   },
   actions(view, ctx, generic) {
     const plays = (view.legal_actions || []).filter((a) => a.type === "Play");
     const selected = ctx.ui.selected || [];
     const match = plays.find((a) => sameCards(a.cards, selected));
     const parts = [];
+    if ((view.legal_actions || []).length && view.hand) parts.push(`<div class="hand-strip fan" role="group" aria-label="${t("table.my_hand")}">${this.hand(view, ctx)}</div>`);
     if (plays.length) {
       parts.push(match
         ? ctx.button(match, { label: `${t("action.Play")} ${esc(match.cards.map(cardLabel).join(" "))}`, cls: "primary play-selected" })

@@ -18,8 +18,7 @@ function seatCards(view, e, ctx) {
 export default {
   seat(view, e, ctx) {
     const status = [];
-    if (view.folded[e]) status.push(t("table.folded"));
-    else if (view.stacks[e] === 0 && view.in_hand[e] && view.committed[e] > 0) status.push(t("table.all_in"));
+    const allIn = !view.folded[e] && view.stacks[e] === 0 && view.in_hand[e] && view.committed[e] > 0;
     if (view.hands && view.hands[e]) status.push(esc(ctx.tv(view.hands[e])));
     if (view.result && view.result.length && view.terminal) status.push(`<span class="${view.result[e] >= 0 ? "win" : "loss"}">${signed(view.result[e])}</span>`);
     const tags = [];
@@ -31,6 +30,7 @@ export default {
       bet: view.round_bets[e],
       status,
       tags,
+      state: view.folded[e] ? "folded" : allIn ? "all_in" : "",
       dealer: view.start === e && view.leader === undefined,
       out: view.folded[e] || !view.in_hand[e],
       winner: (view.winners || []).includes(e),
