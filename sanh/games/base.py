@@ -42,6 +42,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._evolve import evolve
 from sanh.games._texts import clean, text
 from sanh.types import Chips, Seat
 
@@ -712,9 +713,7 @@ class Game(Generic[S]):
         """
         self.validate(state, event)
         nxt = self.transition(state, event)
-        return dataclasses.replace(  # type: ignore[type-var]
-            nxt, version=state.version + 1, history=(*state.history, event)
-        )
+        return evolve(nxt, version=state.version + 1, history=(*state.history, event))
 
     def is_terminal(self, state: S) -> bool:
         """Whether the hand is over."""

@@ -81,7 +81,6 @@ The bound is ``eats + 10 (n − 1)``, × L, and at least ``platform.min_balance_
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -102,6 +101,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
+from sanh.games._evolve import evolve
 from sanh.games._texts import clean, join, text
 from sanh.games.base import (
     CHANCE,
@@ -450,9 +450,9 @@ class Phom(Game[PhomState]):
         )
         previous = _read_carry(config)
         if len(playing) < 2:
-            return dataclasses.replace(state, phase="over", outcome="cancelled")
+            return evolve(state, phase="over", outcome="cancelled")
         if previous is None and rules.random_first:
-            return dataclasses.replace(state, phase="pick", candidates=tuple(playing))
+            return evolve(state, phase="pick", candidates=tuple(playing))
         first = previous if previous is not None else config.host
         return _seat_order(state, playing, first, rules)
 
@@ -630,9 +630,7 @@ class Phom(Game[PhomState]):
             case Draw(seat=seat) if seat is not None:
                 card = state.stock[0]
                 state = _clear_pending(state, eaten=False)
-                state = dataclasses.replace(
-                    state, stock=state.stock[1:], hands=_with(state.hands, seat, card)
-                )
+                state = evolve(state, stock=state.stock[1:], hands=_with(state.hands, seat, card))
                 return self._after_take(state, seat, rules)
             case Eat(seat=seat, card=card) if seat is not None:
                 return self._after_take(self._eat(state, seat, card, rules), seat, rules)
@@ -640,7 +638,7 @@ class Phom(Game[PhomState]):
                 melds = tuple(sort_cards(m) for m in event.melds())
                 melded = {c for m in melds for c in m}
                 hand = tuple(c for c in state.hands[seat] if c not in melded)
-                state = dataclasses.replace(
+                state = evolve(
                     state,
                     hands=_replace(state.hands, seat, hand),
                     melds=_replace(state.melds, seat, state.melds[seat] + melds),
@@ -651,7 +649,7 @@ class Phom(Game[PhomState]):
                 meld = sort_cards((*state.melds[target][index], card))
                 target_melds = list(state.melds[target])
                 target_melds[index] = meld
-                return dataclasses.replace(
+                return evolve(
                     state,
                     hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
                     melds=_replace(state.melds, target, tuple(target_melds)),
@@ -673,7 +671,7 @@ class Phom(Game[PhomState]):
         first = state.order[0]
         hands[first].append(order[position])
         position += 1
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=tuple(sort_cards(h) for h in hands),
             stock=tuple(order[position:]),
@@ -720,7 +718,7 @@ class Phom(Game[PhomState]):
             streak_eaters[discarder] = seat
         row = state.rows[discarder]
         assert row and row[-1] == card
-        return dataclasses.replace(
+        return evolve(
             state,
             hands=_with(state.hands, seat, card),
             eaten=_replace(state.eaten, seat, (*state.eaten[seat], card)),
@@ -743,16 +741,16 @@ class Phom(Game[PhomState]):
             if arrangement is not None and len(arrangement.melded) >= HAND_SIZE:
                 return self._u(state, seat, arrangement, rules)
         if not state.laying:
-            return dataclasses.replace(state, phase="discard")
+            return evolve(state, phase="discard")
         layouts = self._layouts(state, seat)
         if any(a.melds for a in layouts):
-            return dataclasses.replace(state, phase="lay")
-        return _mark_laid(dataclasses.replace(state, phase="discard"), seat)
+            return evolve(state, phase="lay")
+        return _mark_laid(evolve(state, phase="discard"), seat)
 
     def _discard(self, state: PhomState, seat: Seat, card: Card, rules: _Rules) -> PhomState:
         made = list(state.discards_made)
         made[seat] += 1
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
             rows=_replace(state.rows, seat, (*state.rows[seat], card)),
@@ -784,7 +782,7 @@ class Phom(Game[PhomState]):
             return self._end(state, rules)
         if nxt == state.pending_seat:
             state = _clear_pending(state, eaten=False)
-        state = dataclasses.replace(
+        state = evolve(
             state,
             current=nxt,
             phase="draw",
@@ -805,7 +803,7 @@ class Phom(Game[PhomState]):
         )
         removed = list(state.removed)
         removed[seat] = True
-        state = dataclasses.replace(state, removed=tuple(removed), charges=(*state.charges, charge))
+        state = evolve(state, removed=tuple(removed), charges=(*state.charges, charge))
         if state.pending_seat == seat:
             state = _clear_pending(state, eaten=False)
         if len(others) < 2:
@@ -843,7 +841,7 @@ class Phom(Game[PhomState]):
             charges = (Charge(liable, (Debt(seat, amount, "u_den", text("den", kind)),)),)
         else:
             charges = tuple(Charge(o, (Debt(seat, multiple * stake, kind),)) for o in others)
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome=kind,
@@ -860,7 +858,7 @@ class Phom(Game[PhomState]):
         charges = tuple(
             Charge(o, (Debt(seat, multiple * stake, kind),)) for o in state.order if o != seat
         )
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome=kind,
@@ -894,7 +892,7 @@ class Phom(Game[PhomState]):
                 multiple = MOM if mom else table[place]
                 item = "mom" if mom else f"place_{place + 1}"
                 charges.append(Charge(seat, (Debt(first, multiple * stake, item),)))
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome="end",
@@ -1081,7 +1079,7 @@ def _seat_order(state: PhomState, playing: list[Seat], first: Seat, rules: _Rule
     step = -1 if rules.clockwise else 1
     around = [(first + step * k) % n for k in range(n)]
     order = tuple(s for s in around if s in playing)
-    return dataclasses.replace(state, order=order, phase="deal", candidates=())
+    return evolve(state, order=order, phase="deal", candidates=())
 
 
 def _with(
@@ -1117,15 +1115,13 @@ def _clear_pending(state: PhomState, *, eaten: bool) -> PhomState:
     streaks = state.streak_counts
     if not eaten:
         streaks = _replace(streaks, seat, 0)
-    return dataclasses.replace(
-        state, pending=None, pending_seat=None, pending_chot=False, streak_counts=streaks
-    )
+    return evolve(state, pending=None, pending_seat=None, pending_chot=False, streak_counts=streaks)
 
 
 def _mark_laid(state: PhomState, seat: Seat) -> PhomState:
     if state.laid[seat]:
         return state
-    return dataclasses.replace(state, laid=_replace(state.laid, seat, max(state.laid) + 1))
+    return evolve(state, laid=_replace(state.laid, seat, max(state.laid) + 1))
 
 
 def _canonical(melds: tuple[tuple[Card, ...], ...]) -> frozenset[frozenset[Card]]:

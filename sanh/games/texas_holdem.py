@@ -66,7 +66,7 @@ result. Simulations and bots may drive a :class:`HandCore` directly through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, ClassVar, cast
 
@@ -75,6 +75,7 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
+from sanh.games._evolve import evolve
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
 from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
@@ -380,6 +381,42 @@ class HandCore:
     """The second largest ``stack + bet`` of a live seat this street."""
 
     # -- setting up ----------------------------------------------------------------------
+    def clone(self) -> HandCore:
+        """An independent copy (its lists copied; tuples and the params shared)."""
+        core = HandCore.__new__(HandCore)
+        core.params = self.params
+        core.n = self.n
+        core.button = self.button
+        core.order = self.order
+        core.position = self.position[:]
+        core.stacks = self.stacks[:]
+        core.bets = self.bets[:]
+        core.totals = self.totals[:]
+        core.antes = self.antes[:]
+        core.live = self.live[:]
+        core.live_count = self.live_count
+        core.deck = self.deck
+        core.hole = self.hole[:]
+        core.board = self.board[:]
+        core.street = self.street
+        core.queue = self.queue[:]
+        core.max_bet = self.max_bet
+        core.raise_size = self.raise_size
+        core.acted = self.acted
+        core.shorts_sum = self.shorts_sum
+        core.shorts_count = self.shorts_count
+        core.standard = self.standard
+        core.cover = self.cover
+        core.small_blind = self.small_blind
+        core.min_bet = self.min_bet
+        core.reach_top = self.reach_top
+        core.reach_top_seat = self.reach_top_seat
+        core.reach_second = self.reach_second
+        core.aggressor = self.aggressor
+        core.won = self.won[:]
+        core.pots = self.pots
+        return core
+
     @classmethod
     def seat_hand(cls, params: HoldemParams, stacks: Sequence[Chips], button: Seat) -> HandCore:
         """A hand before the deal: antes and blinds posted, waiting for the shuffle."""
@@ -910,6 +947,21 @@ class HoldemState:
     """Once over: (amount, eligible seats, winners) per pot, main pot first."""
     shown: tuple[Seat, ...] = ()
     """Once over at a showdown: the hands shown, in showdown order."""
+    log: tuple[str, ...] = ()
+    """The public log of the actions in ``history`` (the views' ``log``), one entry appended
+    per action by :meth:`TexasHoldem.apply`."""
+    cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Memoised facts derived from the fields above, filled on first use: the mutable core this
+    state was frozen from (read only; a transition works on a copy) and the views. Never part of
+    the state's value: a new state (``dataclasses.replace`` included) starts with an empty one."""
+
+
+def _core(state: HoldemState) -> HandCore:
+    """The state's core, from its cache (or loaded once): read only."""
+    core = state.cache.get("core")
+    if core is None:
+        core = state.cache["core"] = _load(state)
+    return cast("HandCore", core)
 
 
 def _load(state: HoldemState) -> HandCore:
@@ -951,13 +1003,20 @@ def _load(state: HoldemState) -> HandCore:
     return core
 
 
-def _freeze(core: HandCore, state: HoldemState) -> HoldemState:
+def _freeze(
+    core: HandCore,
+    state: HoldemState,
+    version: int,
+    history: tuple[Event, ...],
+    log: tuple[str, ...],
+) -> HoldemState:
+    """The state of ``core`` (which the new state then owns, in its cache: not to be mutated)."""
     # The core holds cards as ints; in the public path they are the Shuffle's Card objects.
     deck = state.deck if state.deck or not core.deck else cast("tuple[Card, ...]", core.deck)
-    return HoldemState(
+    frozen = HoldemState(
         config=state.config,
-        version=state.version,
-        history=state.history,
+        version=version,
+        history=history,
         params=core.params,
         button=core.button,
         order=core.order,
@@ -980,7 +1039,12 @@ def _freeze(core: HandCore, state: HoldemState) -> HoldemState:
         won=tuple(core.won),
         pots=core.pots,
         shown=core.showdown_order(),
+        log=log,
     )
+    # What _load would rebuild from the frozen fields: the reach is measured from them.
+    core._measure_reach()
+    frozen.cache["core"] = core
+    return frozen
 
 
 # ----- views -----------------------------------------------------------------------------
@@ -1102,7 +1166,7 @@ class TexasHoldem(Game[HoldemState]):
             shorts_count=0,
             aggressor=-1,
         )
-        return _freeze(core, empty)
+        return _freeze(core, empty, 0, (), ())
 
     def carry(self, state: HoldemState) -> Any:
         """``{"button": seat}``: where the next hand's button search starts (the seat after
@@ -1141,7 +1205,7 @@ class TexasHoldem(Game[HoldemState]):
         if not state.queue:
             return ()
         seat = state.queue[0]
-        core = _load(state)
+        core = _core(state)
         owed = core.max_bet - core.bets[seat]
         actions: list[Action] = [Fold(seat)]
         bounds = core.raise_bounds(seat)
@@ -1163,14 +1227,14 @@ class TexasHoldem(Game[HoldemState]):
         """The ``(min, max)`` raise-to amounts of ``seat`` if it were to act now, or ``None``."""
         if not state.live:
             return None
-        return _load(state).raise_bounds(seat)
+        return _core(state).raise_bounds(seat)
 
     def amount_ranges(self, state: HoldemState) -> tuple[AmountRange, ...]:
         """The bet or raise interval of the seat to act."""
         if self.aof or not state.queue:
             return ()
         seat = state.queue[0]
-        bounds = _load(state).raise_bounds(seat)
+        bounds = _core(state).raise_bounds(seat)
         if bounds is None:
             return ()
         low, high = bounds
@@ -1218,18 +1282,18 @@ class TexasHoldem(Game[HoldemState]):
             if owed <= 0:
                 raise IllegalActionError(action, "nothing_to_call", version)
             return
-        core = _load(state)
+        core = _core(state)
         bounds = core.raise_bounds(seat)
-        refusal = core.raise_refusal(seat)
         if isinstance(action, AllIn):
             if owed <= 0 and bounds is None:
-                raise IllegalActionError(action, refusal, version)
+                raise IllegalActionError(action, core.raise_refusal(seat), version)
             return
         if isinstance(action, RaiseTo):
             amount = action.amount
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise IllegalActionError(action, "whole_minor_units", version)
             if bounds is None:
+                refusal = core.raise_refusal(seat)
                 raise IllegalActionError(action, join(text("cannot_raise"), refusal), version)
             low, high = bounds
             if amount < low:
@@ -1244,9 +1308,28 @@ class TexasHoldem(Game[HoldemState]):
             return
         raise IllegalActionError(action, "not_game_action", version)
 
+    def apply(self, state: HoldemState, event: Event) -> HoldemState:
+        """Validate ``event`` and return the next state (:meth:`Game.apply`), built at once
+        with its version, history and log."""
+        self.validate(state, event)
+        log = state.log
+        if isinstance(event, Action):
+            log = (*log, _describe(event))
+        return self._step(state, event, state.version + 1, (*state.history, event), log)
+
     def transition(self, state: HoldemState, event: Event) -> HoldemState:
         """Apply a validated event through the core."""
-        core = _load(state)
+        return self._step(state, event, state.version, state.history, state.log)
+
+    def _step(
+        self,
+        state: HoldemState,
+        event: Event,
+        version: int,
+        history: tuple[Event, ...],
+        log: tuple[str, ...],
+    ) -> HoldemState:
+        core = _core(state).clone()
         if isinstance(event, Shuffle):
             core.deal(event.order)
         elif isinstance(event, Leave):
@@ -1262,7 +1345,7 @@ class TexasHoldem(Game[HoldemState]):
             core.all_in()
         else:  # pragma: no cover - validate() refuses everything else
             raise AssertionError(f"unexpected event {event!r}")
-        return _freeze(core, state)
+        return _freeze(core, state, version, history, log)
 
     def default_action(
         self, state: HoldemState, seat: Seat | None, reason: Reason
@@ -1297,8 +1380,55 @@ class TexasHoldem(Game[HoldemState]):
         return frozenset(seat for seat in state.shown if seat not in unknown)
 
     def observe(self, state: HoldemState, viewer: Seat | None) -> HoldemView:
-        """The table as ``viewer`` sees it: own hole cards, shown hands, never the deck."""
-        base = self.view_base(state, viewer)
+        """The table as ``viewer`` sees it: own hole cards, shown hands, never the deck.
+
+        The parts every viewer shares are worked out once per state and each viewer's view is
+        kept in the state's cache, so a view costs O(1) per event (the log is the state's own,
+        appended per action)."""
+        views = state.cache.get("views")
+        if views is None:
+            views = state.cache["views"] = {}
+        view = views.get(viewer)
+        if view is None:
+            view = views[viewer] = self._view(state, viewer)
+        return cast("HoldemView", view)
+
+    def _view(self, state: HoldemState, viewer: Seat | None) -> HoldemView:
+        public = state.cache.get("public")
+        if public is None:
+            public = state.cache["public"] = self._public(state)
+        hole = public.hole
+        mine = viewer is not None and viewer in public.to_act
+        if (
+            viewer is not None
+            and 0 <= viewer < len(hole)
+            and hole[viewer]
+            and state.hole
+            and state.hole[viewer]
+            and viewer not in state.params.unknown
+        ):
+            own = list(hole)
+            own[viewer] = tuple(Card(c) for c in state.hole[viewer])
+            hole = tuple(own)
+        if mine:
+            assert viewer is not None
+            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
+            return evolve(
+                public,
+                viewer=viewer,
+                legal_actions=self.legal_actions_for(state, viewer),
+                amount_ranges=self.amount_ranges_for(state, viewer),
+                hole=hole,
+                to_call=owed,
+            )
+        if viewer is None:
+            return public
+        return evolve(public, viewer=viewer, hole=hole)
+
+    def _public(self, state: HoldemState) -> HoldemView:
+        """The spectator's view: what every viewer sees (a seat's view adds its own cards,
+        and the seat to act its choices)."""
+        turn = self.to_act(state)
         seats = state.config.seats
         revealed = self.revealed(state)
         dealt = tuple(seat in state.order for seat in range(seats))
@@ -1307,17 +1437,15 @@ class TexasHoldem(Game[HoldemState]):
             cards = state.hole[seat] if state.hole else ()
             if not dealt[seat]:
                 holes.append(())
-            elif cards and (
-                (seat == viewer and seat not in state.params.unknown) or seat in revealed
-            ):
+            elif cards and seat in revealed:
                 holes.append(tuple(Card(c) for c in cards))
             else:
                 holes.append((None, None))
         live = state.live
         over = state.street == _OVER
         hands = [""] * seats
+        core = _core(state)
         if over and state.shown:
-            core = _load(state)
             for seat in revealed:
                 hands[seat] = category(core.strength(seat))
         collected = [total - bet for total, bet in zip(state.totals, state.bets, strict=True)]
@@ -1327,15 +1455,18 @@ class TexasHoldem(Game[HoldemState]):
             pots = tuple((amount, eligible) for amount, eligible, _ in state.pots)
         elif any(collected) or dead:
             pots = tuple((pot.amount, pot.eligible) for pot in build_pots(collected, live, dead))
-        sb_seat, bb_seat = _load(state).blind_seats()
-        owed = 0
-        if viewer is not None and state.queue and state.queue[0] == viewer:
-            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
+        sb_seat, bb_seat = core.blind_seats()
         street = (
             "deal" if state.street == _WAITING else "over" if over else STREET_NAMES[state.street]
         )
         return HoldemView(
-            **base,
+            game=self.info.id,
+            version=state.version,
+            viewer=None,
+            to_act=turn if isinstance(turn, tuple) else (),
+            legal_actions=(),
+            amount_ranges=(),
+            terminal=turn is None,
             street=street,
             button=state.button,
             small_blind_seat=sb_seat,
@@ -1356,11 +1487,11 @@ class TexasHoldem(Game[HoldemState]):
             pots=pots,
             board=state.board,
             hole=tuple(holes),
-            to_call=owed,
+            to_call=0,
             won=state.won,
             hands=tuple(hands),
             winners=tuple(winners for _, _, winners in state.pots) if over else (),
-            log=tuple(_describe(event) for event in state.history if isinstance(event, Action)),
+            log=state.log,
         )
 
     # -- settlement ----------------------------------------------------------------------
@@ -1383,7 +1514,7 @@ class TexasHoldem(Game[HoldemState]):
                 won = share + (odd if position == 0 else 0)
                 if won:
                     lines.append(SettlementLine(seat, item, won))
-        core = _load(state)
+        core = _core(state)
         shown = tuple(
             (seat, tuple(Card(c) for c in state.hole[seat]), category(core.strength(seat)))
             for seat in self.revealed(state)
