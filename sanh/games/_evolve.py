@@ -74,3 +74,19 @@ def _all_slots(cls: type) -> list[str]:
         own = klass.__dict__.get("__slots__", ())
         slots.extend([own] if isinstance(own, str) else own)
     return [name for name in slots if name not in ("__weakref__", "__dict__")]
+
+
+def builder(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """A constructor of ``cls`` taking the fields ``names`` positionally, in that order,
+    without ``__init__``: the caller gives every field (no defaults, no checks). For the hot
+    paths that build a state per event."""
+    setters = {name: _descriptor(cls, name).__set__ for name in names}
+    args = ", ".join(f"a{index}" for index in range(len(names)))
+    lines = [f"def build({args}):", "    new = new_(cls)"]
+    lines += [f"    set_{index}(new, a{index})" for index in range(len(names))]
+    lines.append("    return new")
+    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__}
+    scope.update({f"set_{index}": setters[name] for index, name in enumerate(names)})
+    exec("\n".join(lines), scope)  # the code is built from the class's own field names
+    build: Callable[..., T] = scope["build"]
+    return build

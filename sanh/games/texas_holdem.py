@@ -66,7 +66,7 @@ result. Simulations and bots may drive a :class:`HandCore` directly through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, ClassVar, cast
 
@@ -75,7 +75,7 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
-from sanh.games._evolve import evolve
+from sanh.games._evolve import builder, evolve
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
 from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
@@ -88,6 +88,7 @@ from sanh.games.base import (
     Game,
     GameInfo,
     OptionSpec,
+    OptionValue,
     Reason,
     Settlement,
     SettlementLine,
@@ -956,6 +957,10 @@ class HoldemState:
     the state's value: a new state (``dataclasses.replace`` included) starts with an empty one."""
 
 
+_build_state = builder(HoldemState, tuple(f.name for f in fields(HoldemState)))
+"""``HoldemState`` from every field, positionally (the per-event constructor)."""
+
+
 def _core(state: HoldemState) -> HandCore:
     """The state's core, from its cache (or loaded once): read only."""
     core = state.cache.get("core")
@@ -1013,33 +1018,34 @@ def _freeze(
     """The state of ``core`` (which the new state then owns, in its cache: not to be mutated)."""
     # The core holds cards as ints; in the public path they are the Shuffle's Card objects.
     deck = state.deck if state.deck or not core.deck else cast("tuple[Card, ...]", core.deck)
-    frozen = HoldemState(
-        config=state.config,
-        version=version,
-        history=history,
-        params=core.params,
-        button=core.button,
-        order=core.order,
-        street=core.street,
-        deck=deck,
-        hole=cast("tuple[tuple[Card, ...], ...]", tuple(core.hole)),
-        board=cast("tuple[Card, ...]", tuple(core.board)),
-        stacks=tuple(core.stacks),
-        bets=tuple(core.bets),
-        totals=tuple(core.totals),
-        antes=tuple(core.antes),
-        live=tuple(core.live),
-        queue=tuple(core.queue),
-        max_bet=core.max_bet,
-        raise_size=core.raise_size,
-        acted=core.acted,
-        shorts_sum=core.shorts_sum,
-        shorts_count=core.shorts_count,
-        aggressor=core.aggressor,
-        won=tuple(core.won),
-        pots=core.pots,
-        shown=core.showdown_order(),
-        log=log,
+    frozen = _build_state(
+        state.config,
+        version,
+        history,
+        core.params,
+        core.button,
+        core.order,
+        core.street,
+        deck,
+        tuple(core.hole),
+        tuple(core.board),
+        tuple(core.stacks),
+        tuple(core.bets),
+        tuple(core.totals),
+        tuple(core.antes),
+        tuple(core.live),
+        tuple(core.queue),
+        core.max_bet,
+        core.raise_size,
+        core.acted,
+        core.shorts_sum,
+        core.shorts_count,
+        core.aggressor,
+        tuple(core.won),
+        core.pots,
+        core.showdown_order(),
+        log,
+        {},
     )
     # What _load would rebuild from the frozen fields: the reach is measured from them.
     core._measure_reach()
@@ -1090,6 +1096,27 @@ class HoldemView(View):
 
 
 # ----- the games -------------------------------------------------------------------------
+_MEMO_SIZE = 1024
+_OPTIONS: dict[Any, dict[str, OptionValue]] = {}
+_PARAMS: dict[Any, HoldemParams] = {}
+
+
+def _options_key(game: str, value: Any) -> Any:
+    """A memo key that tells ``1`` from ``True`` (a hashable, typed copy), or ``None``."""
+    typed = (game, _typed(value))
+    try:
+        hash(typed)
+    except TypeError:
+        return None
+    return typed
+
+
+def _typed(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_typed(item) for item in value)
+    return (type(value), value)
+
+
 class TexasHoldem(Game[HoldemState]):
     """No-limit Texas Hold'em for 2 to 9 seats (RULES.md §4)."""
 
@@ -1108,10 +1135,37 @@ class TexasHoldem(Game[HoldemState]):
         action_types=(Fold, Check, Call, RaiseTo, Leave),
     )
     aof: ClassVar[bool] = False
+    _turn_types: ClassVar[frozenset[type]] = frozenset(info.action_types)
+    """The exact action types :meth:`validate` sends straight to :meth:`validate_action` when
+    the seat to act takes them (``info.action_types``)."""
 
     # -- setup ---------------------------------------------------------------------------
+    def options(self, config: TableConfig) -> dict[str, OptionValue]:
+        """:meth:`Game.options`, remembered per option set (a pure function of it)."""
+        key = _options_key(self.info.id, config.options)
+        if key is None:
+            return super().options(config)
+        resolved = _OPTIONS.get(key)
+        if resolved is None:
+            resolved = super().options(config)
+            if len(_OPTIONS) < _MEMO_SIZE:
+                _OPTIONS[key] = resolved
+        return dict(resolved)
+
     def params(self, config: TableConfig) -> HoldemParams:
-        """The resolved numbers and flags of a table config."""
+        """The resolved numbers and flags of a table config (remembered per seat count, stake
+        and option set: a pure function of them)."""
+        key = _options_key(self.info.id, (config.seats, config.stake, config.options))
+        if key is None:
+            return self._params(config)
+        params = _PARAMS.get(key)
+        if params is None:
+            params = self._params(config)
+            if len(_PARAMS) < _MEMO_SIZE:
+                _PARAMS[key] = params
+        return params
+
+    def _params(self, config: TableConfig) -> HoldemParams:
         options = self.options(config)
         stake = config.stake
         big_blind = int(options.get("holdem.big_blind", 0)) or 2 * stake
@@ -1233,15 +1287,26 @@ class TexasHoldem(Game[HoldemState]):
         """The bet or raise interval of the seat to act."""
         if self.aof or not state.queue:
             return ()
-        seat = state.queue[0]
-        bounds = _core(state).raise_bounds(seat)
-        if bounds is None:
-            return ()
-        low, high = bounds
-        return (AmountRange(RaiseTo(seat, low), low, high),)
+        ranges = state.cache.get("ranges")
+        if ranges is None:
+            seat = state.queue[0]
+            bounds = _core(state).raise_bounds(seat)
+            if bounds is None:
+                ranges = ()
+            else:
+                low, high = bounds
+                ranges = (AmountRange(RaiseTo(seat, low), low, high),)
+            state.cache["ranges"] = ranges
+        return cast("tuple[AmountRange, ...]", ranges)
 
     def validate(self, state: HoldemState, event: Event) -> None:
         """Base checks, with clearer reasons for seats that may not act."""
+        queue = state.queue
+        if queue and type(event) in self._turn_types and event.seat == queue[0]:  # type: ignore[union-attr]
+            # The seat to act, with one of the game's own action types: every check of
+            # Game.validate holds (a turn is due, the seat is real and may act).
+            self.validate_action(state, cast("Action", event))
+            return
         try:
             super().validate(state, event)
         except NotYourTurnError as error:
@@ -1329,7 +1394,8 @@ class TexasHoldem(Game[HoldemState]):
         history: tuple[Event, ...],
         log: tuple[str, ...],
     ) -> HoldemState:
-        core = _core(state).clone()
+        # The old state's core moves to the new state (the old one reloads it if used again).
+        core = state.cache.pop("core", None) or _load(state)
         if isinstance(event, Shuffle):
             core.deal(event.order)
         elif isinstance(event, Leave):
@@ -1430,21 +1496,23 @@ class TexasHoldem(Game[HoldemState]):
         and the seat to act its choices)."""
         turn = self.to_act(state)
         seats = state.config.seats
-        revealed = self.revealed(state)
-        dealt = tuple(seat in state.order for seat in range(seats))
-        holes: list[tuple[Card | None, ...]] = []
-        for seat in range(seats):
-            cards = state.hole[seat] if state.hole else ()
-            if not dealt[seat]:
-                holes.append(())
-            elif cards and seat in revealed:
-                holes.append(tuple(Card(c) for c in cards))
-            else:
-                holes.append((None, None))
-        live = state.live
-        over = state.street == _OVER
-        hands = [""] * seats
         core = _core(state)
+        dealt = tuple([index >= 0 for index in core.position])
+        live = state.live
+        stacks = state.stacks
+        over = state.street == _OVER
+        revealed = self.revealed(state)
+        holes = tuple(
+            [
+                ()
+                if not dealt[seat]
+                else tuple([Card(c) for c in state.hole[seat]])
+                if seat in revealed and state.hole[seat]
+                else (None, None)
+                for seat in range(seats)
+            ]
+        )
+        hands = [""] * seats
         if over and state.shown:
             for seat in revealed:
                 hands[seat] = category(core.strength(seat))
@@ -1477,16 +1545,18 @@ class TexasHoldem(Game[HoldemState]):
             dealt=dealt,
             stacks=state.stacks,
             bets=state.bets,
-            contributed=tuple(t + a for t, a in zip(state.totals, state.antes, strict=True)),
-            folded=tuple(dealt[seat] and not live[seat] for seat in range(seats)),
+            contributed=tuple([t + a for t, a in zip(state.totals, state.antes, strict=True)]),
+            folded=tuple([d and not alive for d, alive in zip(dealt, live, strict=True)]),
             all_in=tuple(
-                dealt[seat] and live[seat] and state.stacks[seat] == 0 and not over
-                for seat in range(seats)
+                [
+                    d and alive and stack == 0 and not over
+                    for d, alive, stack in zip(dealt, live, stacks, strict=True)
+                ]
             ),
             pot=0 if over else sum(state.totals) + dead,
             pots=pots,
             board=state.board,
-            hole=tuple(holes),
+            hole=holes,
             to_call=0,
             won=state.won,
             hands=tuple(hands),
@@ -1557,15 +1627,31 @@ class AllInOrFold(TexasHoldem):
         action_types=(Fold, Check, AllIn, Leave),
     )
     aof: ClassVar[bool] = True
+    _turn_types: ClassVar[frozenset[type]] = frozenset(info.action_types)
+
+
+_VERBS: dict[type[Action], str] = {
+    Fold: "folds",
+    Leave: "folds",
+    Check: "checks",
+    Call: "calls",
+    AllIn: "goes_all_in",
+}
 
 
 def _describe(action: Action) -> str:
     """The log entry of an action, a text code (:mod:`sanh.games._texts`): ``folds:1``."""
-    assert action.seat is not None, "the table takes no Hold'em action"
+    seat = action.seat
+    assert seat is not None, "the table takes no Hold'em action"
+    if type(seat) is int:  # validated actions: what text() writes, without its checks
+        if type(action) is RaiseTo and type(action.amount) is int:
+            return f"raises_to:{seat}:{action.amount}"
+        verb = _VERBS.get(type(action))
+        if verb is not None:
+            return f"{verb}:{seat}"
     if isinstance(action, RaiseTo):
-        return text("raises_to", action.seat, action.amount)
-    verb = {Fold: "folds", Leave: "folds", Check: "checks", Call: "calls", AllIn: "goes_all_in"}
-    return text(verb[type(action)], action.seat)
+        return text("raises_to", seat, action.amount)
+    return text(_VERBS[type(action)], seat)
 
 
 def render_holdem(view: HoldemView, title: str) -> str:
