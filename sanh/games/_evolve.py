@@ -3,7 +3,8 @@
 ``dataclasses.replace`` walks the class's fields, builds a keyword dict and calls ``__init__``
 (which sets every field through ``object.__setattr__``): some 5 µs for a 25-field state, paid
 several times per event. :func:`evolve` does the same job from a function generated once per
-class (copy every slot, then set the changed ones), about five times faster. It is exact for
+class and set of changed fields (each slot set once, through its descriptor), several times
+faster. It is exact for
 frozen ``slots`` dataclasses without ``__post_init__`` or ``init=False`` fields, which is what
 every game state is; any other class goes through ``dataclasses.replace`` itself.
 """
@@ -18,7 +19,7 @@ __all__ = ["evolve"]
 
 T = TypeVar("T")
 
-_MAKERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
+_MAKERS: dict[tuple[Any, ...], Callable[..., Any]] = {}
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
@@ -26,15 +27,18 @@ def evolve(obj: T, /, **changes: Any) -> T:
 
     :raises TypeError: on a name that is not a field of ``obj``'s class.
     """
-    cls = type(obj)
-    make = _MAKERS.get(cls)
+    key = (type(obj), *changes)
+    make = _MAKERS.get(key)
     if make is None:
-        make = _MAKERS[cls] = _maker(cls)
-    result: T = make(obj, changes)
+        make = _maker(type(obj), tuple(changes))
+        if len(_MAKERS) < 4096:
+            _MAKERS[key] = make
+    result: T = make(obj, *changes.values())
     return result
 
 
-def _maker(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
+def _maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:
+    """A function ``(obj, *values)`` doing ``evolve(obj, **dict(zip(names, values)))``."""
     fields = dataclasses.fields(cls)
     plain = (
         "__slots__" in cls.__dict__
@@ -43,25 +47,14 @@ def _maker(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
         and {f.name for f in fields} == set(_all_slots(cls))
     )
     if not plain:
-        return lambda obj, changes: dataclasses.replace(obj, **changes)
-    names = tuple(f.name for f in fields)
-    # Each slot is set through its member descriptor's ``__set__``, the cheapest way in.
-    setters = {name: _descriptor(cls, name).__set__ for name in names}
-    lines = ["def make(obj, changes):", "    new = new_(cls)"]
-    lines += [f"    set_{index}(new, obj.{name})" for index, name in enumerate(names)]
-    lines += [
-        "    for name, value in changes.items():",
-        "        setter = setters.get(name)",
-        "        if setter is None:",
-        "            raise TypeError(f'{cls.__name__} has no field {name!r}')",
-        "        setter(new, value)",
-        "    return new",
-    ]
-    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__, "setters": setters}
-    scope.update({f"set_{index}": setters[name] for index, name in enumerate(names)})
-    exec("\n".join(lines), scope)  # the code is built from the class's own field names
-    make: Callable[[Any, dict[str, Any]], Any] = scope["make"]
-    return make
+        return lambda obj, *values: dataclasses.replace(
+            obj, **dict(zip(names, values, strict=True))
+        )
+    known = {f.name for f in fields}
+    for name in names:
+        if name not in known:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    return replacer(cls, names)
 
 
 def _descriptor(cls: type, name: str) -> Any:
@@ -90,3 +83,20 @@ def builder(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
     exec("\n".join(lines), scope)  # the code is built from the class's own field names
     build: Callable[..., T] = scope["build"]
     return build
+
+
+def replacer(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
+    """``f(obj, *values)``: a copy of ``obj`` (a ``cls``, exactly) with the fields ``names``
+    set to ``values``, the others copied; :func:`evolve` for one fixed set of changes."""
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    args = ", ".join(f"a{index}" for index in range(len(names)))
+    lines = [f"def replace(obj, {args}):", "    new = new_(cls)"]
+    scope: dict[str, Any] = {"cls": cls, "new_": object.__new__}
+    for index, f in enumerate(fields):
+        scope[f"set_{index}"] = _descriptor(cls, f.name).__set__
+        value = f"a{names.index(f.name)}" if f.name in names else f"obj.{f.name}"
+        lines.append(f"    set_{index}(new, {value})")
+    lines.append("    return new")
+    exec("\n".join(lines), scope)  # the code is built from the class's own field names
+    replace: Callable[..., T] = scope["replace"]
+    return replace

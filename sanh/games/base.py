@@ -498,7 +498,10 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def transition(self, state: S, event: Event) -> S:
-        """The next state after a validated event (version and history are handled by apply)."""
+        """The next state after a validated event (version and history are handled by apply).
+
+        It returns ``state`` itself or a state object it has just built (never one held
+        elsewhere): :meth:`apply` sets the new object's version and history in place."""
         raise NotImplementedError
 
     def observe(self, state: S, viewer: Seat | None) -> View:
@@ -713,7 +716,14 @@ class Game(Generic[S]):
         """
         self.validate(state, event)
         nxt = self.transition(state, event)
-        return evolve(nxt, version=state.version + 1, history=(*state.history, event))
+        version, history = state.version + 1, (*state.history, event)
+        if nxt is state:
+            return evolve(nxt, version=version, history=history)
+        # Any other state a transition returns is one it has just built, which nobody else
+        # holds yet: it gets its version and history in place instead of being copied again.
+        object.__setattr__(nxt, "version", version)
+        object.__setattr__(nxt, "history", history)
+        return nxt
 
     def is_terminal(self, state: S) -> bool:
         """Whether the hand is over."""

@@ -75,7 +75,7 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
-from sanh.games._evolve import builder, evolve
+from sanh.games._evolve import builder, replacer
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
 from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
@@ -1095,6 +1095,12 @@ class HoldemView(View):
     (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
 
 
+_seat_view = replacer(HoldemView, ("viewer", "hole"))
+"""A seat's view from the spectator's: ``_seat_view(public, viewer, hole)``."""
+_actor_view = replacer(HoldemView, ("viewer", "legal_actions", "amount_ranges", "hole", "to_call"))
+"""The view of the seat to act, with its choices, from the spectator's."""
+
+
 # ----- the games -------------------------------------------------------------------------
 _MEMO_SIZE = 1024
 _OPTIONS: dict[Any, dict[str, OptionValue]] = {}
@@ -1463,33 +1469,28 @@ class TexasHoldem(Game[HoldemState]):
         public = state.cache.get("public")
         if public is None:
             public = state.cache["public"] = self._public(state)
-        hole = public.hole
-        mine = viewer is not None and viewer in public.to_act
-        if (
-            viewer is not None
-            and 0 <= viewer < len(hole)
-            and hole[viewer]
-            and state.hole
-            and state.hole[viewer]
-            and viewer not in state.params.unknown
-        ):
-            own = list(hole)
-            own[viewer] = tuple(Card(c) for c in state.hole[viewer])
-            hole = tuple(own)
-        if mine:
-            assert viewer is not None
-            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
-            return evolve(
-                public,
-                viewer=viewer,
-                legal_actions=self.legal_actions_for(state, viewer),
-                amount_ranges=self.amount_ranges_for(state, viewer),
-                hole=hole,
-                to_call=owed,
-            )
         if viewer is None:
             return public
-        return evolve(public, viewer=viewer, hole=hole)
+        hole = public.hole
+        if 0 <= viewer < len(hole) and hole[viewer] and state.hole:
+            cards = state.hole[viewer]
+            if cards and viewer not in state.params.unknown:
+                if not all(type(c) is Card for c in cards):
+                    cards = tuple(Card(c) for c in cards)
+                own = list(hole)
+                own[viewer] = cards
+                hole = tuple(own)
+        if viewer in public.to_act:
+            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
+            return _actor_view(
+                public,
+                viewer,
+                self.legal_actions_for(state, viewer),
+                self.amount_ranges_for(state, viewer),
+                hole,
+                owed,
+            )
+        return _seat_view(public, viewer, hole)
 
     def _public(self, state: HoldemState) -> HoldemView:
         """The spectator's view: what every viewer sees (a seat's view adds its own cards,
