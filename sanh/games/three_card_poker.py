@@ -562,6 +562,37 @@ class ThreeCardPoker(Game[TcpState]):
             return ()
         return tuple(r for s in range(state.config.seats) for r in self._spot_ranges(state, s))
 
+    def amount_ranges_for(self, state: TcpState, seat: Seat | None) -> tuple[AmountRange, ...]:
+        """One seat's open bet spots: :meth:`amount_ranges` for that seat, without working out
+        every other seat's (a view costs one seat's ranges, not the table's)."""
+        if not self._one_seat(state, seat):
+            return super().amount_ranges_for(state, seat)
+        assert seat is not None
+        return tuple(self._spot_ranges(state, seat))
+
+    def legal_actions_for(self, state: TcpState, seat: Seat | None) -> tuple[Action, ...]:
+        """One seat's legal actions (see :meth:`amount_ranges_for`)."""
+        if not self._one_seat(state, seat):
+            return super().legal_actions_for(state, seat)
+        assert seat is not None
+        ranges = self._spot_ranges(state, seat)
+        # Ready when _betting_seats would list the seat: not ready, a spot still open.
+        actions: list[Action] = [Ready(seat)] if not state.ready[seat] and ranges else []
+        for amount_range in ranges:
+            actions.append(amount_range.at(amount_range.min))
+            if amount_range.max != amount_range.min:
+                actions.append(amount_range.at(amount_range.max))
+        return tuple(actions)
+
+    def _one_seat(self, state: TcpState, seat: Seat | None) -> bool:
+        """Whether the one-seat betting shortcut applies (a real seat, bets open)."""
+        return (
+            state.phase == "betting"
+            and type(seat) is int
+            and 0 <= seat < state.config.seats
+            and isinstance(self.to_act(state), tuple)
+        )
+
     def legal_actions(self, state: TcpState) -> tuple[Action, ...]:
         """Bets (at their minimum and maximum) and the table's close; or Play/Fold."""
         if state.phase == "betting":
