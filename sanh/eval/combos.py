@@ -200,6 +200,9 @@ _TL_STRENGTH: tuple[int, ...] = tuple(
 """Tiến lên strength of each card (:meth:`TienLenFamily.strength`), for the hot loops."""
 
 
+_TL_CLASSIFIED: dict[tuple[int, ...], Combo | None] = {}
+
+
 class TienLenFamily(Family):
     """Tiến lên miền Nam (RULES.md §12.2; seed 001 "Luật chặt").
 
@@ -231,8 +234,24 @@ class TienLenFamily(Family):
         return groups
 
     def classify(self, cards: Iterable[int]) -> Combo | None:
-        """The Tiến lên play these cards make, or ``None``."""
-        raw = list(cards)
+        """The Tiến lên play these cards make, or ``None``.
+
+        Remembered per card sequence (the engine classifies a play to check it, then to
+        apply it); the result's cards are the canonical :class:`Card` objects either way."""
+        raw = tuple(cards)
+        try:
+            return _TL_CLASSIFIED[raw]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable items: not cards, the general path says why
+            return self._classify(list(raw))
+        combo = self._classify(list(raw))
+        if len(_TL_CLASSIFIED) >= 8192:
+            _TL_CLASSIFIED.clear()
+        _TL_CLASSIFIED[raw] = combo
+        return combo
+
+    def _classify(self, raw: list[int]) -> Combo | None:
         ordered = self.sort(set(raw))
         n = len(ordered)
         if n == 0 or n != len(raw):

@@ -344,6 +344,10 @@ class _Rules:
     min_balance_multiple: int
 
 
+_RULES: dict[Any, _Rules] = {}
+"""Phom.rules per game id and typed option set (``1`` and ``True`` kept apart)."""
+
+
 @lru_cache(maxsize=256)
 def _rules_of(options: tuple[tuple[str, OptionValue], ...]) -> _Rules:
     values = dict(options)
@@ -421,8 +425,17 @@ class Phom(Game[PhomState]):
         return max(worst, rules.min_balance_multiple) * config.stake
 
     def rules(self, config: TableConfig) -> _Rules:
-        """The table's rules, options resolved."""
-        return _rules_of(tuple(sorted(self.options(config).items())))
+        """The table's rules, options resolved (remembered per option set: every event asks)."""
+        typed = (self.info.id, tuple((name, type(value), value) for name, value in config.options))
+        try:
+            cached = _RULES.get(typed)
+        except TypeError:  # an unhashable option value: refused by options() below
+            return _rules_of(tuple(sorted(self.options(config).items())))
+        if cached is None:
+            cached = _rules_of(tuple(sorted(self.options(config).items())))
+            if len(_RULES) < 1024:
+                _RULES[typed] = cached
+        return cached
 
     # ----- setup ------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> PhomState:
@@ -485,13 +498,20 @@ class Phom(Game[PhomState]):
             return tuple(actions)
         if state.phase == "lay":
             return tuple(LayDown.of(seat, a.melds) for a in self._layouts(state, seat))
-        sends = [
-            Send(seat, card, target, index)
-            for card in sort_cards(state.hands[seat])
-            for target, melds in enumerate(state.melds)
-            for index, meld in enumerate(melds)
-            if self._send_problem(state, seat, card, target, index) is None
-        ]
+        hand = state.hands[seat]
+        # The sends _send_problem accepts, by its own tests (without writing each refusal).
+        sends = (
+            [
+                Send(seat, card, target, index)
+                for card in sort_cards(hand)
+                for target, melds in enumerate(state.melds)
+                if target != seat and target < state.config.seats
+                for index, meld in enumerate(melds)
+                if can_extend(meld, card)
+            ]
+            if state.laying and state.laid[seat] and len(hand) >= 2
+            else []
+        )
         discards = [
             Discard(seat, card)
             for card in sort_cards(state.hands[seat])
