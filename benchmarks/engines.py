@@ -18,8 +18,12 @@ Rates are per second of the worker's CPU time (``time.process_time``), which a s
 disturbs less than wall time; the wall-time rates are reported too. The median over the rounds
 is the figure.
 
+With ``--check HANDS`` it times nothing: it plays ``HANDS`` seeded random hands of every game on
+both builds and compares a digest of everything they show (views, legal actions, amount ranges,
+settlements, carries), so a speed-up is seen to change nothing.
+
 Usage: ``python -m benchmarks.engines [--base DIR] [--ref main] [--seconds S] [--rounds R]
-[--only NAME,...] [--json]``.
+[--only NAME,...] [--json] [--check HANDS]``.
 """
 
 from __future__ import annotations
@@ -181,6 +185,42 @@ def _shedding(seconds: float, game_id: str) -> dict[str, Any]:
     return _timed(play, seconds, 5)
 
 
+def digest(game_id: str, hands: int) -> dict[str, Any]:
+    """A SHA-256 of everything a build shows over seeded random hands of ``game_id``: every
+    view (each seat's and the spectator's), the legal actions and amount ranges at every step,
+    the settlement and the carry; random legal actions, with a seat leaving now and then."""
+    import hashlib
+
+    from sanh.cards.rng import SeededRng
+    from sanh.games import find_game
+    from sanh.games.base import CHANCE, TableConfig
+    from sanh.games.driver import chance_event, random_action
+
+    game = find_game(game_id)
+    info = game.info
+    out = hashlib.sha256()
+    rng = SeededRng(f"engines-check/{game_id}")
+    for hand in range(hands):
+        seats = min(max(2 + hand % (info.seats_max - 1), info.seats_min), info.seats_max)
+        state = game.new_state(TableConfig.make(seats=seats, host=hand % seats))
+        while (turn := game.to_act(state)) is not None:
+            for viewer in (None, *range(seats)):
+                out.update(repr(game.observe(state, viewer)).encode())
+            out.update(repr((game.legal_actions(state), game.amount_ranges(state))).encode())
+            if turn is CHANCE:
+                event: Any = chance_event(game, state, rng)
+            else:
+                event = random_action(game, state, rng)
+                if rng.randbelow(20) == 0:
+                    leaving = game.default_action(state, rng.randbelow(seats), "leave")
+                    event = leaving or event
+            state = game.apply(state, event)
+        for viewer in (None, *range(seats)):
+            out.update(repr(game.observe(state, viewer)).encode())
+        out.update(repr((game.settle(state), game.carry(state))).encode())
+    return {"digest": out.hexdigest()}
+
+
 def _timed(play: Any, seconds: float, batch: int) -> dict[str, Any]:
     games = events = 0
     wall, cpu = time.perf_counter(), time.process_time()
@@ -199,7 +239,9 @@ def _timed(play: Any, seconds: float, batch: int) -> dict[str, Any]:
 
 def worker(name: str, seconds: float) -> dict[str, Any]:
     """Run one workload in this process for about ``seconds``."""
-    if name == "pokerkit":
+    if name.startswith("check:"):
+        result = digest(name[len("check:") :], int(seconds))
+    elif name == "pokerkit":
         result = _pokerkit(seconds)
     elif name in ("holdem", "holdem-views"):
         result = _holdem(seconds, name == "holdem-views")
@@ -277,6 +319,21 @@ def run(base: Path, seconds: float, rounds: int, only: tuple[str, ...]) -> dict[
     }
 
 
+def check(base: Path, hands: int) -> int:
+    """Compare the digests of both builds for every game; 1 if any differs."""
+    sys.path.insert(0, str(ROOT))
+    from sanh.games import REGISTRY
+
+    differ = 0
+    for game_id in sorted(REGISTRY):
+        old = run_worker(base, f"check:{game_id}", hands)["digest"]
+        new = run_worker(ROOT, f"check:{game_id}", hands)["digest"]
+        same = "same" if old == new else "DIFFERENT"
+        differ += old != new
+        print(f"{game_id}: {same} ({hands} hands, {new[:16]})")
+    return 1 if differ else 0
+
+
 def _report(result: dict[str, Any]) -> str:
     table = result["results"]
     load = result["load_average"]
@@ -325,12 +382,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default=",".join(WORKLOADS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--check",
+        type=int,
+        metavar="HANDS",
+        help="instead of timing: compare what both builds show over HANDS random hands a game",
+    )
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(args.worker, args.seconds)))
         return 0
     if not (args.reuse_base and args.base.exists()):
         export_base(args.ref, args.base)
+    if args.check:
+        return check(args.base, args.check)
     only = tuple(name for name in args.only.split(",") if name)
     result = run(args.base, args.seconds, args.rounds, only)
     print(json.dumps(result, indent=1) if args.json else _report(result))
