@@ -133,3 +133,35 @@ def test_card_rank_and_suit() -> None:
         card = Card(value)
         assert card.rank is Rank(value >> 2)
         assert card.suit is Suit(value & 3)
+
+
+@pytest.mark.parametrize("seats", [1, 3, 6])
+def test_three_card_poker_one_seat_choices(seats: int) -> None:
+    """A seat's actions and ranges (its own spots only) are the table's, filtered by seat."""
+    game = find_game("three-card-poker")
+    for hand in range(5):
+        for state in playout("three-card-poker", f"tcp/{seats}/{hand}", seats):
+            turn = game.to_act(state)
+            everything = game.legal_actions(state) if isinstance(turn, tuple) else ()
+            ranges = game.amount_ranges(state) if isinstance(turn, tuple) else ()
+            for seat in (None, *range(seats)):
+                assert game.legal_actions_for(state, seat) == tuple(
+                    a for a in everything if a.seat == seat
+                )
+                assert game.amount_ranges_for(state, seat) == tuple(
+                    r for r in ranges if r.template.seat == seat
+                )
+
+
+def test_apply_leaves_the_old_state_alone() -> None:
+    """Game.apply sets version and history on the transition's new state only: the state it
+    was given keeps its own, in every game."""
+    from sanh.games import REGISTRY
+
+    for game_id in sorted(REGISTRY):
+        game = find_game(game_id)
+        seats = max(2, game.info.seats_min)
+        states = playout(game_id, f"stamp/{game_id}", seats)
+        for version, state in enumerate(states):
+            assert state.version == version
+            assert len(state.history) == version
