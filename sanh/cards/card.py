@@ -133,12 +133,12 @@ class Card(int):
     @property
     def rank(self) -> Rank:
         """The card's rank."""
-        return Rank(self >> 2)
+        return _RANK_OF[self]
 
     @property
     def suit(self) -> Suit:
         """The card's suit."""
-        return Suit(self & 3)
+        return _SUIT_OF[self]
 
     def __str__(self) -> str:
         return _RANK_CHARS[self >> 2] + "cdhs"[self & 3]
@@ -163,6 +163,10 @@ def _make(value: int) -> Card:
 
 
 _CARDS: list[Card] = [_make(i) for i in range(52)]
+# Each card's rank and suit members, so that ``.rank`` and ``.suit`` are one index, not an
+# enum lookup per call.
+_RANK_OF: tuple[Rank, ...] = tuple(Rank(i >> 2) for i in range(52))
+_SUIT_OF: tuple[Suit, ...] = tuple(Suit(i & 3) for i in range(52))
 
 
 def parse_card(text: str) -> Card:

@@ -78,6 +78,11 @@ class ByteStreamRng:
         raise NotImplementedError
 
     def _take(self, count: int) -> bytes:
+        pos = self._pos
+        end = pos + count
+        if end <= len(self._buffer):  # the usual case: the bytes are in the current block
+            self._pos = end
+            return self._buffer[pos:end]
         out = bytearray()
         while len(out) < count:
             if self._pos >= len(self._buffer):

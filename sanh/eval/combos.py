@@ -192,6 +192,17 @@ def _same_type_beats(play: Combo, table: Combo) -> bool:
     return play.kind is table.kind and play.size == table.size and play.key > table.key
 
 
+_CARD: tuple[Card, ...] = tuple(Card(value) for value in range(52))
+_CLIMB: tuple[int, ...] = tuple(climb_rank(value) for value in range(52))
+_TL_STRENGTH: tuple[int, ...] = tuple(
+    _CLIMB[value] * 4 + ((value & 3) + 1) % 4 for value in range(52)
+)
+"""Tiến lên strength of each card (:meth:`TienLenFamily.strength`), for the hot loops."""
+
+
+_TL_CLASSIFIED: dict[tuple[int, ...], Combo | None] = {}
+
+
 class TienLenFamily(Family):
     """Tiến lên miền Nam (RULES.md §12.2; seed 001 "Luật chặt").
 
@@ -207,15 +218,46 @@ class TienLenFamily(Family):
         """``climb_rank * 4 + suit`` with ♠ 0 < ♣ 1 < ♦ 2 < ♥ 3: 3♠ = 0 … 2♥ = 51."""
         return climb_rank(card) * 4 + ((card & 3) + 1) % 4
 
+    def sort(self, cards: Iterable[int]) -> tuple[Card, ...]:
+        """Cards weakest first (3♠ … 2♥)."""
+        cards = list(cards)
+        try:
+            return tuple(sorted([_CARD[c] for c in cards], key=_TL_STRENGTH.__getitem__))
+        except (IndexError, TypeError):  # not cards: the general path says why
+            return super().sort(cards)
+
+    def _groups(self, hand: Sequence[int]) -> list[list[Card]]:
+        groups: list[list[Card]] = [[] for _ in range(13)]
+        climb = _CLIMB
+        for card in self.sort(hand):
+            groups[climb[card]].append(card)
+        return groups
+
     def classify(self, cards: Iterable[int]) -> Combo | None:
-        """The Tiến lên play these cards make, or ``None``."""
-        raw = list(cards)
+        """The Tiến lên play these cards make, or ``None``.
+
+        Remembered per card sequence (the engine classifies a play to check it, then to
+        apply it); the result's cards are the canonical :class:`Card` objects either way."""
+        raw = tuple(cards)
+        try:
+            return _TL_CLASSIFIED[raw]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable items: not cards, the general path says why
+            return self._classify(list(raw))
+        combo = self._classify(list(raw))
+        if len(_TL_CLASSIFIED) >= 8192:
+            _TL_CLASSIFIED.clear()
+        _TL_CLASSIFIED[raw] = combo
+        return combo
+
+    def _classify(self, raw: list[int]) -> Combo | None:
         ordered = self.sort(set(raw))
         n = len(ordered)
         if n == 0 or n != len(raw):
             return None
-        key = self.strength(ordered[-1])
-        ranks = [climb_rank(c) for c in ordered]
+        key = _TL_STRENGTH[ordered[-1]]
+        ranks = [_CLIMB[c] for c in ordered]
         if n == 1:
             return Combo(Kind.SINGLE, ordered, key)
         if ranks[0] == ranks[-1]:
@@ -276,7 +318,7 @@ class TienLenFamily(Family):
                 Combo(Kind.SINGLE, (c,), s)
                 for g in groups
                 for c in g
-                if (s := self.strength(c)) > table.key
+                if (s := _TL_STRENGTH[c]) > table.key
             )
         elif kind in (Kind.PAIR, Kind.TRIPLE, Kind.FOUR):
             self._of_rank(groups, size, kind, out, table.key)
@@ -304,7 +346,7 @@ class TienLenFamily(Family):
             if len(group) < size:
                 continue
             for cards in combinations(group, size):
-                key = self.strength(cards[-1])
+                key = _TL_STRENGTH[cards[-1]]
                 if key > above:
                     out.append(Combo(kind, cards, key))
 
@@ -318,7 +360,7 @@ class TienLenFamily(Family):
                 length = high - low + 1
                 if length >= 3 and size in (0, length):
                     for tops in groups[high]:
-                        key = self.strength(tops)
+                        key = _TL_STRENGTH[tops]
                         if key <= above:
                             continue
                         for rest in product(*groups[low:high]):
@@ -340,7 +382,7 @@ class TienLenFamily(Family):
                 )
                 if wanted:
                     for top in combinations(groups[high], 2):
-                        key = self.strength(top[1])
+                        key = _TL_STRENGTH[top[1]]
                         if key <= above:
                             continue
                         for rest in product(*(combinations(g, 2) for g in groups[low:high])):

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
+from typing import Any
 
 from sanh.cards.card import Card, Rank, Suit
 
@@ -59,8 +60,10 @@ def phom_rank(card: Card) -> int:
     >>> phom_rank(parse_card("As")), phom_rank(parse_card("Kd"))
     (1, 13)
     """
-    rank = card.rank
-    return 1 if rank is Rank.ACE else int(rank) + 2
+    return _PHOM_RANK[card.rank]
+
+
+_PHOM_RANK: tuple[int, ...] = tuple(1 if rank is Rank.ACE else int(rank) + 2 for rank in Rank)
 
 
 def card_points(card: Card) -> int:
@@ -70,7 +73,12 @@ def card_points(card: Card) -> int:
 
 def meld_key(card: Card) -> tuple[int, int]:
     """Sort key: Phỏm rank, then suit (♠ < ♣ < ♦ < ♥)."""
-    return phom_rank(card), PHOM_SUIT_ORDER[card.suit]
+    return _MELD_KEY[card] if type(card) is Card else (phom_rank(card), PHOM_SUIT_ORDER[card.suit])
+
+
+_MELD_KEY: tuple[tuple[int, int], ...] = tuple(
+    (_PHOM_RANK[card.rank], PHOM_SUIT_ORDER[card.suit]) for card in map(Card, range(52))
+)
 
 
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -307,8 +315,45 @@ def candidate_melds(cards: Iterable[Card]) -> tuple[tuple[Card, ...], ...]:
     )
 
 
+_MEMO_SIZE = 4096
+_MEMO: dict[tuple[str, tuple[Card, ...], tuple[Card, ...], int], Any] = {}
+
+
+def _memo_key(
+    name: str, cards: Iterable[Card], eaten: Iterable[Card], extra: int = 0
+) -> tuple[tuple[str, tuple[Card, ...], tuple[Card, ...], int] | None, Any, Any]:
+    """The memo key of a call on these cards (``None`` unless all are :class:`Card`: the results
+    hold the caller's own card objects), and the cards as tuples."""
+    cards = tuple(cards)
+    eaten = tuple(eaten)
+    if all(type(c) is Card for c in cards) and all(type(c) is Card for c in eaten):
+        return (name, cards, eaten, extra), cards, eaten
+    return None, cards, eaten
+
+
+def _remember(key: tuple[str, tuple[Card, ...], tuple[Card, ...], int] | None, value: Any) -> None:
+    if key is not None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = value
+
+
 def deadwood_points(cards: Iterable[Card], eaten: Iterable[Card] = ()) -> int | None:
-    """The fewest deadwood points of a hand (``None`` if the eaten cards cannot all be melded)."""
+    """The fewest deadwood points of a hand (``None`` if the eaten cards cannot all be melded).
+
+    Remembered per hand (as for :func:`most_melded` and :func:`maximal_arrangements`: the
+    engine asks about the same hand several times an event); a hand that is refused (a card
+    twice) raises every time."""
+    key, cards, eaten = _memo_key("deadwood", cards, eaten)
+    if key is not None and key in _MEMO:
+        cached: int | None = _MEMO[key]
+        return cached
+    value = _deadwood_points(cards, eaten)
+    _remember(key, value)
+    return value
+
+
+def _deadwood_points(cards: Iterable[Card], eaten: Iterable[Card]) -> int | None:
     hand = _Hand(cards, eaten)
     value = hand.best(hand.full)
     return None if value >= _INF else value
@@ -351,6 +396,16 @@ def most_melded(cards: Iterable[Card], eaten: Iterable[Card] = ()) -> Arrangemen
     >>> len(most_melded(hand).melded)
     9
     """
+    key, cards, eaten = _memo_key("most", cards, eaten)
+    if key is not None and key in _MEMO:
+        cached: Arrangement | None = _MEMO[key]
+        return cached
+    value = _most_melded(cards, eaten)
+    _remember(key, value)
+    return value
+
+
+def _most_melded(cards: Iterable[Card], eaten: Iterable[Card]) -> Arrangement | None:
     hand = _Hand(cards, eaten)
     if hand.most(hand.full)[0] >= _INF:
         return None
@@ -380,6 +435,18 @@ def maximal_arrangements(
 
     Splitting the same cards differently gives different arrangements; all are returned.
     """
+    key, cards, eaten = _memo_key("maximal", cards, eaten, min_left)
+    if key is not None and key in _MEMO:
+        cached: tuple[Arrangement, ...] = _MEMO[key]
+        return cached
+    value = _maximal_arrangements(cards, eaten, min_left)
+    _remember(key, value)
+    return value
+
+
+def _maximal_arrangements(
+    cards: Iterable[Card], eaten: Iterable[Card], min_left: int
+) -> tuple[Arrangement, ...]:
     hand = _Hand(cards, eaten)
     size = len(hand.cards)
     packings: list[tuple[int, list[int]]] = []

@@ -42,6 +42,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._evolve import evolve
 from sanh.games._rules_at_hand import GAME_RULES, PAYOUTS
 from sanh.games._texts import clean, text
 from sanh.games.hosting import Hosting
@@ -510,7 +511,10 @@ class Game(Generic[S]):
         raise NotImplementedError
 
     def transition(self, state: S, event: Event) -> S:
-        """The next state after a validated event (version and history are handled by apply)."""
+        """The next state after a validated event (version and history are handled by apply).
+
+        It returns ``state`` itself or a state object it has just built (never one held
+        elsewhere): :meth:`apply` sets the new object's version and history in place."""
         raise NotImplementedError
 
     def observe(self, state: S, viewer: Seat | None) -> View:
@@ -806,9 +810,14 @@ class Game(Generic[S]):
         """
         self.validate(state, event)
         nxt = self.transition(state, event)
-        return dataclasses.replace(  # type: ignore[type-var]
-            nxt, version=state.version + 1, history=(*state.history, event)
-        )
+        version, history = state.version + 1, (*state.history, event)
+        if nxt is state:
+            return evolve(nxt, version=version, history=history)
+        # Any other state a transition returns is one it has just built, which nobody else
+        # holds yet: it gets its version and history in place instead of being copied again.
+        object.__setattr__(nxt, "version", version)
+        object.__setattr__(nxt, "history", history)
+        return nxt
 
     def is_terminal(self, state: S) -> bool:
         """Whether the hand is over."""

@@ -81,7 +81,6 @@ The bound is ``eats + 10 (n − 1)``, × L, and at least ``platform.min_balance_
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -102,6 +101,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
+from sanh.games._evolve import evolve
 from sanh.games._texts import clean, join, text
 from sanh.games.base import (
     CHANCE,
@@ -344,6 +344,10 @@ class _Rules:
     min_balance_multiple: int
 
 
+_RULES: dict[Any, _Rules] = {}
+"""Phom.rules per game id and typed option set (``1`` and ``True`` kept apart)."""
+
+
 @lru_cache(maxsize=256)
 def _rules_of(options: tuple[tuple[str, OptionValue], ...]) -> _Rules:
     values = dict(options)
@@ -421,8 +425,17 @@ class Phom(Game[PhomState]):
         return max(worst, rules.min_balance_multiple) * config.stake
 
     def rules(self, config: TableConfig) -> _Rules:
-        """The table's rules, options resolved."""
-        return _rules_of(tuple(sorted(self.options(config).items())))
+        """The table's rules, options resolved (remembered per option set: every event asks)."""
+        typed = (self.info.id, tuple((name, type(value), value) for name, value in config.options))
+        try:
+            cached = _RULES.get(typed)
+        except TypeError:  # an unhashable option value: refused by options() below
+            return _rules_of(tuple(sorted(self.options(config).items())))
+        if cached is None:
+            cached = _rules_of(tuple(sorted(self.options(config).items())))
+            if len(_RULES) < 1024:
+                _RULES[typed] = cached
+        return cached
 
     # ----- setup ------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> PhomState:
@@ -450,9 +463,9 @@ class Phom(Game[PhomState]):
         )
         previous = _read_carry(config)
         if len(playing) < 2:
-            return dataclasses.replace(state, phase="over", outcome="cancelled")
+            return evolve(state, phase="over", outcome="cancelled")
         if previous is None and rules.random_first:
-            return dataclasses.replace(state, phase="pick", candidates=tuple(playing))
+            return evolve(state, phase="pick", candidates=tuple(playing))
         first = previous if previous is not None else config.host
         return _seat_order(state, playing, first, rules)
 
@@ -485,13 +498,20 @@ class Phom(Game[PhomState]):
             return tuple(actions)
         if state.phase == "lay":
             return tuple(LayDown.of(seat, a.melds) for a in self._layouts(state, seat))
-        sends = [
-            Send(seat, card, target, index)
-            for card in sort_cards(state.hands[seat])
-            for target, melds in enumerate(state.melds)
-            for index, meld in enumerate(melds)
-            if self._send_problem(state, seat, card, target, index) is None
-        ]
+        hand = state.hands[seat]
+        # The sends _send_problem accepts, by its own tests (without writing each refusal).
+        sends = (
+            [
+                Send(seat, card, target, index)
+                for card in sort_cards(hand)
+                for target, melds in enumerate(state.melds)
+                if target != seat and target < state.config.seats
+                for index, meld in enumerate(melds)
+                if can_extend(meld, card)
+            ]
+            if state.laying and state.laid[seat] and len(hand) >= 2
+            else []
+        )
         discards = [
             Discard(seat, card)
             for card in sort_cards(state.hands[seat])
@@ -630,9 +650,7 @@ class Phom(Game[PhomState]):
             case Draw(seat=seat) if seat is not None:
                 card = state.stock[0]
                 state = _clear_pending(state, eaten=False)
-                state = dataclasses.replace(
-                    state, stock=state.stock[1:], hands=_with(state.hands, seat, card)
-                )
+                state = evolve(state, stock=state.stock[1:], hands=_with(state.hands, seat, card))
                 return self._after_take(state, seat, rules)
             case Eat(seat=seat, card=card) if seat is not None:
                 return self._after_take(self._eat(state, seat, card, rules), seat, rules)
@@ -640,7 +658,7 @@ class Phom(Game[PhomState]):
                 melds = tuple(sort_cards(m) for m in event.melds())
                 melded = {c for m in melds for c in m}
                 hand = tuple(c for c in state.hands[seat] if c not in melded)
-                state = dataclasses.replace(
+                state = evolve(
                     state,
                     hands=_replace(state.hands, seat, hand),
                     melds=_replace(state.melds, seat, state.melds[seat] + melds),
@@ -651,7 +669,7 @@ class Phom(Game[PhomState]):
                 meld = sort_cards((*state.melds[target][index], card))
                 target_melds = list(state.melds[target])
                 target_melds[index] = meld
-                return dataclasses.replace(
+                return evolve(
                     state,
                     hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
                     melds=_replace(state.melds, target, tuple(target_melds)),
@@ -673,7 +691,7 @@ class Phom(Game[PhomState]):
         first = state.order[0]
         hands[first].append(order[position])
         position += 1
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=tuple(sort_cards(h) for h in hands),
             stock=tuple(order[position:]),
@@ -720,7 +738,7 @@ class Phom(Game[PhomState]):
             streak_eaters[discarder] = seat
         row = state.rows[discarder]
         assert row and row[-1] == card
-        return dataclasses.replace(
+        return evolve(
             state,
             hands=_with(state.hands, seat, card),
             eaten=_replace(state.eaten, seat, (*state.eaten[seat], card)),
@@ -743,16 +761,16 @@ class Phom(Game[PhomState]):
             if arrangement is not None and len(arrangement.melded) >= HAND_SIZE:
                 return self._u(state, seat, arrangement, rules)
         if not state.laying:
-            return dataclasses.replace(state, phase="discard")
+            return evolve(state, phase="discard")
         layouts = self._layouts(state, seat)
         if any(a.melds for a in layouts):
-            return dataclasses.replace(state, phase="lay")
-        return _mark_laid(dataclasses.replace(state, phase="discard"), seat)
+            return evolve(state, phase="lay")
+        return _mark_laid(evolve(state, phase="discard"), seat)
 
     def _discard(self, state: PhomState, seat: Seat, card: Card, rules: _Rules) -> PhomState:
         made = list(state.discards_made)
         made[seat] += 1
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
             rows=_replace(state.rows, seat, (*state.rows[seat], card)),
@@ -784,7 +802,7 @@ class Phom(Game[PhomState]):
             return self._end(state, rules)
         if nxt == state.pending_seat:
             state = _clear_pending(state, eaten=False)
-        state = dataclasses.replace(
+        state = evolve(
             state,
             current=nxt,
             phase="draw",
@@ -805,7 +823,7 @@ class Phom(Game[PhomState]):
         )
         removed = list(state.removed)
         removed[seat] = True
-        state = dataclasses.replace(state, removed=tuple(removed), charges=(*state.charges, charge))
+        state = evolve(state, removed=tuple(removed), charges=(*state.charges, charge))
         if state.pending_seat == seat:
             state = _clear_pending(state, eaten=False)
         if len(others) < 2:
@@ -843,7 +861,7 @@ class Phom(Game[PhomState]):
             charges = (Charge(liable, (Debt(seat, amount, "u_den", text("den", kind)),)),)
         else:
             charges = tuple(Charge(o, (Debt(seat, multiple * stake, kind),)) for o in others)
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome=kind,
@@ -860,7 +878,7 @@ class Phom(Game[PhomState]):
         charges = tuple(
             Charge(o, (Debt(seat, multiple * stake, kind),)) for o in state.order if o != seat
         )
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome=kind,
@@ -894,7 +912,7 @@ class Phom(Game[PhomState]):
                 multiple = MOM if mom else table[place]
                 item = "mom" if mom else f"place_{place + 1}"
                 charges.append(Charge(seat, (Debt(first, multiple * stake, item),)))
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="over",
             outcome="end",
@@ -1081,7 +1099,7 @@ def _seat_order(state: PhomState, playing: list[Seat], first: Seat, rules: _Rule
     step = -1 if rules.clockwise else 1
     around = [(first + step * k) % n for k in range(n)]
     order = tuple(s for s in around if s in playing)
-    return dataclasses.replace(state, order=order, phase="deal", candidates=())
+    return evolve(state, order=order, phase="deal", candidates=())
 
 
 def _with(
@@ -1117,15 +1135,13 @@ def _clear_pending(state: PhomState, *, eaten: bool) -> PhomState:
     streaks = state.streak_counts
     if not eaten:
         streaks = _replace(streaks, seat, 0)
-    return dataclasses.replace(
-        state, pending=None, pending_seat=None, pending_chot=False, streak_counts=streaks
-    )
+    return evolve(state, pending=None, pending_seat=None, pending_chot=False, streak_counts=streaks)
 
 
 def _mark_laid(state: PhomState, seat: Seat) -> PhomState:
     if state.laid[seat]:
         return state
-    return dataclasses.replace(state, laid=_replace(state.laid, seat, max(state.laid) + 1))
+    return evolve(state, laid=_replace(state.laid, seat, max(state.laid) + 1))
 
 
 def _canonical(melds: tuple[tuple[Card, ...], ...]) -> frozenset[frozenset[Card]]:

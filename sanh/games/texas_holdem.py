@@ -66,7 +66,7 @@ result. Simulations and bots may drive a :class:`HandCore` directly through
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from itertools import combinations
 from typing import Any, ClassVar, cast
 
@@ -75,6 +75,7 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
 from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
+from sanh.games._evolve import builder, replacer
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
 from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
@@ -382,6 +383,42 @@ class HandCore:
     """The second largest ``stack + bet`` of a live seat this street."""
 
     # -- setting up ----------------------------------------------------------------------
+    def clone(self) -> HandCore:
+        """An independent copy (its lists copied; tuples and the params shared)."""
+        core = HandCore.__new__(HandCore)
+        core.params = self.params
+        core.n = self.n
+        core.button = self.button
+        core.order = self.order
+        core.position = self.position[:]
+        core.stacks = self.stacks[:]
+        core.bets = self.bets[:]
+        core.totals = self.totals[:]
+        core.antes = self.antes[:]
+        core.live = self.live[:]
+        core.live_count = self.live_count
+        core.deck = self.deck
+        core.hole = self.hole[:]
+        core.board = self.board[:]
+        core.street = self.street
+        core.queue = self.queue[:]
+        core.max_bet = self.max_bet
+        core.raise_size = self.raise_size
+        core.acted = self.acted
+        core.shorts_sum = self.shorts_sum
+        core.shorts_count = self.shorts_count
+        core.standard = self.standard
+        core.cover = self.cover
+        core.small_blind = self.small_blind
+        core.min_bet = self.min_bet
+        core.reach_top = self.reach_top
+        core.reach_top_seat = self.reach_top_seat
+        core.reach_second = self.reach_second
+        core.aggressor = self.aggressor
+        core.won = self.won[:]
+        core.pots = self.pots
+        return core
+
     @classmethod
     def seat_hand(cls, params: HoldemParams, stacks: Sequence[Chips], button: Seat) -> HandCore:
         """A hand before the deal: antes and blinds posted, waiting for the shuffle."""
@@ -912,6 +949,25 @@ class HoldemState:
     """Once over: (amount, eligible seats, winners) per pot, main pot first."""
     shown: tuple[Seat, ...] = ()
     """Once over at a showdown: the hands shown, in showdown order."""
+    log: tuple[str, ...] = ()
+    """The public log of the actions in ``history`` (the views' ``log``), one entry appended
+    per action by :meth:`TexasHoldem.apply`."""
+    cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Memoised facts derived from the fields above, filled on first use: the mutable core this
+    state was frozen from (read only; a transition works on a copy) and the views. Never part of
+    the state's value: a new state (``dataclasses.replace`` included) starts with an empty one."""
+
+
+_build_state = builder(HoldemState, tuple(f.name for f in fields(HoldemState)))
+"""``HoldemState`` from every field, positionally (the per-event constructor)."""
+
+
+def _core(state: HoldemState) -> HandCore:
+    """The state's core, from its cache (or loaded once): read only."""
+    core = state.cache.get("core")
+    if core is None:
+        core = state.cache["core"] = _load(state)
+    return cast("HandCore", core)
 
 
 def _load(state: HoldemState) -> HandCore:
@@ -953,36 +1009,49 @@ def _load(state: HoldemState) -> HandCore:
     return core
 
 
-def _freeze(core: HandCore, state: HoldemState) -> HoldemState:
+def _freeze(
+    core: HandCore,
+    state: HoldemState,
+    version: int,
+    history: tuple[Event, ...],
+    log: tuple[str, ...],
+) -> HoldemState:
+    """The state of ``core`` (which the new state then owns, in its cache: not to be mutated)."""
     # The core holds cards as ints; in the public path they are the Shuffle's Card objects.
     deck = state.deck if state.deck or not core.deck else cast("tuple[Card, ...]", core.deck)
-    return HoldemState(
-        config=state.config,
-        version=state.version,
-        history=state.history,
-        params=core.params,
-        button=core.button,
-        order=core.order,
-        street=core.street,
-        deck=deck,
-        hole=cast("tuple[tuple[Card, ...], ...]", tuple(core.hole)),
-        board=cast("tuple[Card, ...]", tuple(core.board)),
-        stacks=tuple(core.stacks),
-        bets=tuple(core.bets),
-        totals=tuple(core.totals),
-        antes=tuple(core.antes),
-        live=tuple(core.live),
-        queue=tuple(core.queue),
-        max_bet=core.max_bet,
-        raise_size=core.raise_size,
-        acted=core.acted,
-        shorts_sum=core.shorts_sum,
-        shorts_count=core.shorts_count,
-        aggressor=core.aggressor,
-        won=tuple(core.won),
-        pots=core.pots,
-        shown=core.showdown_order(),
+    frozen = _build_state(
+        state.config,
+        version,
+        history,
+        core.params,
+        core.button,
+        core.order,
+        core.street,
+        deck,
+        tuple(core.hole),
+        tuple(core.board),
+        tuple(core.stacks),
+        tuple(core.bets),
+        tuple(core.totals),
+        tuple(core.antes),
+        tuple(core.live),
+        tuple(core.queue),
+        core.max_bet,
+        core.raise_size,
+        core.acted,
+        core.shorts_sum,
+        core.shorts_count,
+        core.aggressor,
+        tuple(core.won),
+        core.pots,
+        core.showdown_order(),
+        log,
+        {},
     )
+    # What _load would rebuild from the frozen fields: the reach is measured from them.
+    core._measure_reach()
+    frozen.cache["core"] = core
+    return frozen
 
 
 # ----- views -----------------------------------------------------------------------------
@@ -1027,7 +1096,34 @@ class HoldemView(View):
     (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
 
 
+_seat_view = replacer(HoldemView, ("viewer", "hole"))
+"""A seat's view from the spectator's: ``_seat_view(public, viewer, hole)``."""
+_actor_view = replacer(HoldemView, ("viewer", "legal_actions", "amount_ranges", "hole", "to_call"))
+"""The view of the seat to act, with its choices, from the spectator's."""
+
+
 # ----- the games -------------------------------------------------------------------------
+_MEMO_SIZE = 1024
+_OPTIONS: dict[Any, dict[str, OptionValue]] = {}
+_PARAMS: dict[Any, HoldemParams] = {}
+
+
+def _options_key(game: str, value: Any) -> Any:
+    """A memo key that tells ``1`` from ``True`` (a hashable, typed copy), or ``None``."""
+    typed = (game, _typed(value))
+    try:
+        hash(typed)
+    except TypeError:
+        return None
+    return typed
+
+
+def _typed(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_typed(item) for item in value)
+    return (type(value), value)
+
+
 class TexasHoldem(Game[HoldemState]):
     """No-limit Texas Hold'em for 2 to 9 seats (RULES.md §4)."""
 
@@ -1047,6 +1143,9 @@ class TexasHoldem(Game[HoldemState]):
         hosting=Hosting(table_stake=True, buyin_timer_option="holdem.buyin_auto_s"),
     )
     aof: ClassVar[bool] = False
+    _turn_types: ClassVar[frozenset[type]] = frozenset(info.action_types)
+    """The exact action types :meth:`validate` sends straight to :meth:`validate_action` when
+    the seat to act takes them (``info.action_types``)."""
 
     # -- hosting (the buy-in panel, RULES.md §2.3, §4.9) ----------------------------------
     def phase(self, state: HoldemState) -> str:
@@ -1062,8 +1161,32 @@ class TexasHoldem(Game[HoldemState]):
         return int(options.get("holdem.big_blind", 0)) or 2 * stake
 
     # -- setup ---------------------------------------------------------------------------
+    def options(self, config: TableConfig) -> dict[str, OptionValue]:
+        """:meth:`Game.options`, remembered per option set (a pure function of it)."""
+        key = _options_key(self.info.id, config.options)
+        if key is None:
+            return super().options(config)
+        resolved = _OPTIONS.get(key)
+        if resolved is None:
+            resolved = super().options(config)
+            if len(_OPTIONS) < _MEMO_SIZE:
+                _OPTIONS[key] = resolved
+        return dict(resolved)
+
     def params(self, config: TableConfig) -> HoldemParams:
-        """The resolved numbers and flags of a table config."""
+        """The resolved numbers and flags of a table config (remembered per seat count, stake
+        and option set: a pure function of them)."""
+        key = _options_key(self.info.id, (config.seats, config.stake, config.options))
+        if key is None:
+            return self._params(config)
+        params = _PARAMS.get(key)
+        if params is None:
+            params = self._params(config)
+            if len(_PARAMS) < _MEMO_SIZE:
+                _PARAMS[key] = params
+        return params
+
+    def _params(self, config: TableConfig) -> HoldemParams:
         options = self.options(config)
         stake = config.stake
         big_blind = int(options.get("holdem.big_blind", 0)) or 2 * stake
@@ -1118,7 +1241,7 @@ class TexasHoldem(Game[HoldemState]):
             shorts_count=0,
             aggressor=-1,
         )
-        return _freeze(core, empty)
+        return _freeze(core, empty, 0, (), ())
 
     def carry(self, state: HoldemState) -> Any:
         """``{"button": seat}``: where the next hand's button search starts (the seat after
@@ -1157,7 +1280,7 @@ class TexasHoldem(Game[HoldemState]):
         if not state.queue:
             return ()
         seat = state.queue[0]
-        core = _load(state)
+        core = _core(state)
         owed = core.max_bet - core.bets[seat]
         actions: list[Action] = [Fold(seat)]
         bounds = core.raise_bounds(seat)
@@ -1179,21 +1302,32 @@ class TexasHoldem(Game[HoldemState]):
         """The ``(min, max)`` raise-to amounts of ``seat`` if it were to act now, or ``None``."""
         if not state.live:
             return None
-        return _load(state).raise_bounds(seat)
+        return _core(state).raise_bounds(seat)
 
     def amount_ranges(self, state: HoldemState) -> tuple[AmountRange, ...]:
         """The bet or raise interval of the seat to act."""
         if self.aof or not state.queue:
             return ()
-        seat = state.queue[0]
-        bounds = _load(state).raise_bounds(seat)
-        if bounds is None:
-            return ()
-        low, high = bounds
-        return (AmountRange(RaiseTo(seat, low), low, high),)
+        ranges = state.cache.get("ranges")
+        if ranges is None:
+            seat = state.queue[0]
+            bounds = _core(state).raise_bounds(seat)
+            if bounds is None:
+                ranges = ()
+            else:
+                low, high = bounds
+                ranges = (AmountRange(RaiseTo(seat, low), low, high),)
+            state.cache["ranges"] = ranges
+        return cast("tuple[AmountRange, ...]", ranges)
 
     def validate(self, state: HoldemState, event: Event) -> None:
         """Base checks, with clearer reasons for seats that may not act."""
+        queue = state.queue
+        if queue and type(event) in self._turn_types and event.seat == queue[0]:  # type: ignore[union-attr]
+            # The seat to act, with one of the game's own action types: every check of
+            # Game.validate holds (a turn is due, the seat is real and may act).
+            self.validate_action(state, cast("Action", event))
+            return
         try:
             super().validate(state, event)
         except NotYourTurnError as error:
@@ -1234,18 +1368,18 @@ class TexasHoldem(Game[HoldemState]):
             if owed <= 0:
                 raise IllegalActionError(action, "nothing_to_call", version)
             return
-        core = _load(state)
+        core = _core(state)
         bounds = core.raise_bounds(seat)
-        refusal = core.raise_refusal(seat)
         if isinstance(action, AllIn):
             if owed <= 0 and bounds is None:
-                raise IllegalActionError(action, refusal, version)
+                raise IllegalActionError(action, core.raise_refusal(seat), version)
             return
         if isinstance(action, RaiseTo):
             amount = action.amount
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise IllegalActionError(action, "whole_minor_units", version)
             if bounds is None:
+                refusal = core.raise_refusal(seat)
                 raise IllegalActionError(action, join(text("cannot_raise"), refusal), version)
             low, high = bounds
             if amount < low:
@@ -1260,9 +1394,29 @@ class TexasHoldem(Game[HoldemState]):
             return
         raise IllegalActionError(action, "not_game_action", version)
 
+    def apply(self, state: HoldemState, event: Event) -> HoldemState:
+        """Validate ``event`` and return the next state (:meth:`Game.apply`), built at once
+        with its version, history and log."""
+        self.validate(state, event)
+        log = state.log
+        if isinstance(event, Action):
+            log = (*log, _describe(event))
+        return self._step(state, event, state.version + 1, (*state.history, event), log)
+
     def transition(self, state: HoldemState, event: Event) -> HoldemState:
         """Apply a validated event through the core."""
-        core = _load(state)
+        return self._step(state, event, state.version, state.history, state.log)
+
+    def _step(
+        self,
+        state: HoldemState,
+        event: Event,
+        version: int,
+        history: tuple[Event, ...],
+        log: tuple[str, ...],
+    ) -> HoldemState:
+        # The old state's core moves to the new state (the old one reloads it if used again).
+        core = state.cache.pop("core", None) or _load(state)
         if isinstance(event, Shuffle):
             core.deal(event.order)
         elif isinstance(event, Leave):
@@ -1278,7 +1432,7 @@ class TexasHoldem(Game[HoldemState]):
             core.all_in()
         else:  # pragma: no cover - validate() refuses everything else
             raise AssertionError(f"unexpected event {event!r}")
-        return _freeze(core, state)
+        return _freeze(core, state, version, history, log)
 
     def default_action(
         self, state: HoldemState, seat: Seat | None, reason: Reason
@@ -1313,27 +1467,69 @@ class TexasHoldem(Game[HoldemState]):
         return frozenset(seat for seat in state.shown if seat not in unknown)
 
     def observe(self, state: HoldemState, viewer: Seat | None) -> HoldemView:
-        """The table as ``viewer`` sees it: own hole cards, shown hands, never the deck."""
-        base = self.view_base(state, viewer)
+        """The table as ``viewer`` sees it: own hole cards, shown hands, never the deck.
+
+        The parts every viewer shares are worked out once per state and each viewer's view is
+        kept in the state's cache, so a view costs O(1) per event (the log is the state's own,
+        appended per action)."""
+        views = state.cache.get("views")
+        if views is None:
+            views = state.cache["views"] = {}
+        view = views.get(viewer)
+        if view is None:
+            view = views[viewer] = self._view(state, viewer)
+        return cast("HoldemView", view)
+
+    def _view(self, state: HoldemState, viewer: Seat | None) -> HoldemView:
+        public = state.cache.get("public")
+        if public is None:
+            public = state.cache["public"] = self._public(state)
+        if viewer is None:
+            return public
+        hole = public.hole
+        if 0 <= viewer < len(hole) and hole[viewer] and state.hole:
+            cards = state.hole[viewer]
+            if cards and viewer not in state.params.unknown:
+                if not all(type(c) is Card for c in cards):
+                    cards = tuple(Card(c) for c in cards)
+                own = list(hole)
+                own[viewer] = cards
+                hole = tuple(own)
+        if viewer in public.to_act:
+            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
+            return _actor_view(
+                public,
+                viewer,
+                self.legal_actions_for(state, viewer),
+                self.amount_ranges_for(state, viewer),
+                hole,
+                owed,
+            )
+        return _seat_view(public, viewer, hole)
+
+    def _public(self, state: HoldemState) -> HoldemView:
+        """The spectator's view: what every viewer sees (a seat's view adds its own cards,
+        and the seat to act its choices)."""
+        turn = self.to_act(state)
         seats = state.config.seats
-        revealed = self.revealed(state)
-        dealt = tuple(seat in state.order for seat in range(seats))
-        holes: list[tuple[Card | None, ...]] = []
-        for seat in range(seats):
-            cards = state.hole[seat] if state.hole else ()
-            if not dealt[seat]:
-                holes.append(())
-            elif cards and (
-                (seat == viewer and seat not in state.params.unknown) or seat in revealed
-            ):
-                holes.append(tuple(Card(c) for c in cards))
-            else:
-                holes.append((None, None))
+        core = _core(state)
+        dealt = tuple([index >= 0 for index in core.position])
         live = state.live
+        stacks = state.stacks
         over = state.street == _OVER
+        revealed = self.revealed(state)
+        holes = tuple(
+            [
+                ()
+                if not dealt[seat]
+                else tuple([Card(c) for c in state.hole[seat]])
+                if seat in revealed and state.hole[seat]
+                else (None, None)
+                for seat in range(seats)
+            ]
+        )
         hands = [""] * seats
         if over and state.shown:
-            core = _load(state)
             for seat in revealed:
                 hands[seat] = category(core.strength(seat))
         collected = [total - bet for total, bet in zip(state.totals, state.bets, strict=True)]
@@ -1343,15 +1539,18 @@ class TexasHoldem(Game[HoldemState]):
             pots = tuple((amount, eligible) for amount, eligible, _ in state.pots)
         elif any(collected) or dead:
             pots = tuple((pot.amount, pot.eligible) for pot in build_pots(collected, live, dead))
-        sb_seat, bb_seat = _load(state).blind_seats()
-        owed = 0
-        if viewer is not None and state.queue and state.queue[0] == viewer:
-            owed = min(state.stacks[viewer], state.max_bet - state.bets[viewer])
+        sb_seat, bb_seat = core.blind_seats()
         street = (
             "deal" if state.street == _WAITING else "over" if over else STREET_NAMES[state.street]
         )
         return HoldemView(
-            **base,
+            game=self.info.id,
+            version=state.version,
+            viewer=None,
+            to_act=turn if isinstance(turn, tuple) else (),
+            legal_actions=(),
+            amount_ranges=(),
+            terminal=turn is None,
             street=street,
             button=state.button,
             small_blind_seat=sb_seat,
@@ -1362,21 +1561,23 @@ class TexasHoldem(Game[HoldemState]):
             dealt=dealt,
             stacks=state.stacks,
             bets=state.bets,
-            contributed=tuple(t + a for t, a in zip(state.totals, state.antes, strict=True)),
-            folded=tuple(dealt[seat] and not live[seat] for seat in range(seats)),
+            contributed=tuple([t + a for t, a in zip(state.totals, state.antes, strict=True)]),
+            folded=tuple([d and not alive for d, alive in zip(dealt, live, strict=True)]),
             all_in=tuple(
-                dealt[seat] and live[seat] and state.stacks[seat] == 0 and not over
-                for seat in range(seats)
+                [
+                    d and alive and stack == 0 and not over
+                    for d, alive, stack in zip(dealt, live, stacks, strict=True)
+                ]
             ),
             pot=0 if over else sum(state.totals) + dead,
             pots=pots,
             board=state.board,
-            hole=tuple(holes),
-            to_call=owed,
+            hole=holes,
+            to_call=0,
             won=state.won,
             hands=tuple(hands),
             winners=tuple(winners for _, _, winners in state.pots) if over else (),
-            log=tuple(_describe(event) for event in state.history if isinstance(event, Action)),
+            log=state.log,
         )
 
     # -- settlement ----------------------------------------------------------------------
@@ -1399,7 +1600,7 @@ class TexasHoldem(Game[HoldemState]):
                 won = share + (odd if position == 0 else 0)
                 if won:
                     lines.append(SettlementLine(seat, item, won))
-        core = _load(state)
+        core = _core(state)
         shown = tuple(
             (seat, tuple(Card(c) for c in state.hole[seat]), category(core.strength(seat)))
             for seat in self.revealed(state)
@@ -1443,15 +1644,31 @@ class AllInOrFold(TexasHoldem):
         hosting=Hosting(table_stake=True, enabled_by="aof_enabled"),
     )
     aof: ClassVar[bool] = True
+    _turn_types: ClassVar[frozenset[type]] = frozenset(info.action_types)
+
+
+_VERBS: dict[type[Action], str] = {
+    Fold: "folds",
+    Leave: "folds",
+    Check: "checks",
+    Call: "calls",
+    AllIn: "goes_all_in",
+}
 
 
 def _describe(action: Action) -> str:
     """The log entry of an action, a text code (:mod:`sanh.games._texts`): ``folds:1``."""
-    assert action.seat is not None, "the table takes no Hold'em action"
+    seat = action.seat
+    assert seat is not None, "the table takes no Hold'em action"
+    if type(seat) is int:  # validated actions: what text() writes, without its checks
+        if type(action) is RaiseTo and type(action.amount) is int:
+            return f"raises_to:{seat}:{action.amount}"
+        verb = _VERBS.get(type(action))
+        if verb is not None:
+            return f"{verb}:{seat}"
     if isinstance(action, RaiseTo):
-        return text("raises_to", action.seat, action.amount)
-    verb = {Fold: "folds", Leave: "folds", Check: "checks", Call: "calls", AllIn: "goes_all_in"}
-    return text(verb[type(action)], action.seat)
+        return text("raises_to", seat, action.amount)
+    return text(_VERBS[type(action)], seat)
 
 
 def render_holdem(view: HoldemView, title: str) -> str:

@@ -84,7 +84,6 @@ Choices where the sources are silent (each is also in the final report of the br
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
@@ -93,6 +92,7 @@ from sanh.cards.card import Card, Rank, format_cards
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
+from sanh.games._evolve import evolve
 from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
@@ -570,6 +570,37 @@ class ThreeCardPoker(Game[TcpState]):
             return ()
         return tuple(r for s in range(state.config.seats) for r in self._spot_ranges(state, s))
 
+    def amount_ranges_for(self, state: TcpState, seat: Seat | None) -> tuple[AmountRange, ...]:
+        """One seat's open bet spots: :meth:`amount_ranges` for that seat, without working out
+        every other seat's (a view costs one seat's ranges, not the table's)."""
+        if not self._one_seat(state, seat):
+            return super().amount_ranges_for(state, seat)
+        assert seat is not None
+        return tuple(self._spot_ranges(state, seat))
+
+    def legal_actions_for(self, state: TcpState, seat: Seat | None) -> tuple[Action, ...]:
+        """One seat's legal actions (see :meth:`amount_ranges_for`)."""
+        if not self._one_seat(state, seat):
+            return super().legal_actions_for(state, seat)
+        assert seat is not None
+        ranges = self._spot_ranges(state, seat)
+        # Ready when _betting_seats would list the seat: not ready, a spot still open.
+        actions: list[Action] = [Ready(seat)] if not state.ready[seat] and ranges else []
+        for amount_range in ranges:
+            actions.append(amount_range.at(amount_range.min))
+            if amount_range.max != amount_range.min:
+                actions.append(amount_range.at(amount_range.max))
+        return tuple(actions)
+
+    def _one_seat(self, state: TcpState, seat: Seat | None) -> bool:
+        """Whether the one-seat betting shortcut applies (a real seat, bets open)."""
+        return (
+            state.phase == "betting"
+            and type(seat) is int
+            and 0 <= seat < state.config.seats
+            and isinstance(self.to_act(state), tuple)
+        )
+
     def legal_actions(self, state: TcpState) -> tuple[Action, ...]:
         """Bets (at their minimum and maximum) and the table's close; or Play/Fold."""
         if state.phase == "betting":
@@ -669,14 +700,12 @@ class ThreeCardPoker(Game[TcpState]):
             if isinstance(event, Bet):
                 index = BET_SPOTS.index(event.spot)
                 seat_bets = _replace_at(state.bets[event.seat], index, event.amount)
-                state = dataclasses.replace(
-                    state, bets=_replace_at(state.bets, event.seat, seat_bets)
-                )
+                state = evolve(state, bets=_replace_at(state.bets, event.seat, seat_bets))
             else:
-                state = dataclasses.replace(state, ready=_replace_at(state.ready, event.seat, True))
+                state = evolve(state, ready=_replace_at(state.ready, event.seat, True))
             return state if self._window_stays_open(state) else self._close(state)
         if isinstance(event, SitIn):
-            return dataclasses.replace(state, config=seat_in(state.config, event))
+            return evolve(state, config=seat_in(state.config, event))
         if isinstance(event, CloseBetting):
             return self._close(state)
         if isinstance(event, Shuffle):
@@ -689,7 +718,7 @@ class ThreeCardPoker(Game[TcpState]):
                 seat, decision = event.seat, ("play" if isinstance(event, Play) else "fold")
             decisions = _replace_at(state.decisions, seat, decision)
             phase = "decision" if "pending" in decisions else "over"
-            return dataclasses.replace(state, decisions=decisions, phase=phase)
+            return evolve(state, decisions=decisions, phase=phase)
         raise AssertionError(f"unexpected event {event!r}")
 
     def _window_stays_open(self, state: TcpState) -> bool:
@@ -705,8 +734,8 @@ class ThreeCardPoker(Game[TcpState]):
     @staticmethod
     def _close(state: TcpState) -> TcpState:
         if not any(any(b) for b in state.bets):
-            return dataclasses.replace(state, phase="over")
-        return dataclasses.replace(state, phase="dealing")
+            return evolve(state, phase="over")
+        return evolve(state, phase="dealing")
 
     def _deal(self, state: TcpState, order: tuple[Card, ...]) -> TcpState:
         seats = state.config.seats
@@ -730,7 +759,7 @@ class ThreeCardPoker(Game[TcpState]):
                 decisions.append("no_balance")
             else:
                 decisions.append("pending")
-        return dataclasses.replace(
+        return evolve(
             state,
             phase="decision" if "pending" in decisions else "over",
             player_hand=player_hand,

@@ -69,7 +69,6 @@ ordinary cards left 27 more: 172 reached).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +87,7 @@ from sanh.eval.combos import (
     tien_len_penalty,
     two_value,
 )
+from sanh.games._evolve import evolve
 from sanh.games._shedding import (
     Debt,
     Leave,
@@ -488,7 +488,7 @@ class TienLen(Game[TienLenState]):
             leader = next(s for s in range(n) if lowest in hands[s])
             if rules.first_lead_must_include_3s:
                 must_include = lowest
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=hands,
             played=(0,) * n,
@@ -524,7 +524,7 @@ class TienLen(Game[TienLenState]):
         played = put(state.played, seat, state.played[seat] + len(cards))
         beaten_seat = state.table_seat
         beaten = state.table
-        state = dataclasses.replace(
+        state = evolve(
             state,
             hands=hands,
             played=played,
@@ -550,18 +550,18 @@ class TienLen(Game[TienLenState]):
                 sum(d.amount for d in debts) if s == failer else 0
                 for s in range(state.config.seats)
             )
-            state = dataclasses.replace(state, debts=state.debts + cut_debts)
+            state = evolve(state, debts=state.debts + cut_debts)
             return self._end(state, seat, "thoi_3_bich", tuple(debts), paid)
         if not hand:
             return self._went_out(state, seat, combo)
         if rules.dut_3_bich and not state.finished and hand == (THREE_SPADES,):
-            state = dataclasses.replace(state, dut_pending=seat)
+            state = evolve(state, dut_pending=seat)
         return self._advance(state, seat)
 
     def _went_out(self, state: TienLenState, seat: Seat, combo: Combo) -> TienLenState:
         config, rules = state.config, state.rules
         n = config.seats
-        state = dataclasses.replace(state, debts=state.debts + self._chain_debts(state))
+        state = evolve(state, debts=state.debts + self._chain_debts(state))
         if (
             rules.dut_3_bich
             and not state.finished
@@ -580,7 +580,7 @@ class TienLen(Game[TienLenState]):
         if rules.scoring == "count":
             return self._count_end(state, seat, "out")
         in_play = put(state.in_play, seat, False)
-        state = dataclasses.replace(
+        state = evolve(
             state,
             in_play=in_play,
             finished=(*state.finished, seat),
@@ -591,34 +591,34 @@ class TienLen(Game[TienLenState]):
         )
         if sum(in_play) <= 1:
             return self._rank_end(state)
-        return dataclasses.replace(state, turn=self._next_in_play(state, seat))
+        return evolve(state, turn=self._next_in_play(state, seat))
 
     def _pass(self, state: TienLenState, seat: Seat) -> TienLenState:
         if state.passed[seat]:  # a declined restore offer (§16)
-            state = dataclasses.replace(state, declined=put(state.declined, seat, True))
+            state = evolve(state, declined=put(state.declined, seat, True))
         else:
-            state = dataclasses.replace(state, passed=put(state.passed, seat, True))
+            state = evolve(state, passed=put(state.passed, seat, True))
         return self._advance(state, seat)
 
     def _leave(self, state: TienLenState, player: Seat) -> TienLenState:
         in_play = put(state.in_play, player, False)
-        state = dataclasses.replace(
+        state = evolve(
             state,
             in_play=in_play,
             left=(*state.left, player),
             dut_pending=None if state.dut_pending == player else state.dut_pending,
         )
         if sum(in_play) <= 1:
-            state = dataclasses.replace(state, debts=state.debts + self._chain_debts(state))
+            state = evolve(state, debts=state.debts + self._chain_debts(state))
             if state.rules.scoring == "count":
                 survivor = next(s for s in range(state.config.seats) if in_play[s])
                 return self._count_end(state, survivor, "last_player")
             return self._rank_end(state)
         if state.turn != player:
             return state
-        state = dataclasses.replace(state, must_include=None)
+        state = evolve(state, must_include=None)
         if state.table is None:
-            return dataclasses.replace(state, turn=self._next_in_play(state, player))
+            return evolve(state, turn=self._next_in_play(state, player))
         return self._advance(state, player)
 
     def _advance(self, state: TienLenState, after: Seat) -> TienLenState:
@@ -629,11 +629,11 @@ class TienLen(Game[TienLenState]):
             if not state.in_play[seat] or seat == table_seat:
                 continue
             if not state.passed[seat] or self._restore_offer(state, seat):
-                return dataclasses.replace(state, turn=seat)
+                return evolve(state, turn=seat)
         # Everyone else passed: the trick ends and the last player to play leads.
         assert table_seat is not None
         leader = table_seat if state.in_play[table_seat] else self._next_in_play(state, table_seat)
-        return dataclasses.replace(
+        return evolve(
             state,
             debts=state.debts + self._chain_debts(state),
             trick=(),
@@ -703,7 +703,7 @@ class TienLen(Game[TienLenState]):
         if special:
             debts.append(Debt(last, first, special, "special_items"))
             paid[last] += special
-        state = dataclasses.replace(state, places=places)
+        state = evolve(state, places=places)
         return self._end(state, first, "ranked", tuple(debts), tuple(paid))
 
     @staticmethod
@@ -716,7 +716,7 @@ class TienLen(Game[TienLenState]):
         *,
         instant: str = "",
     ) -> TienLenState:
-        return dataclasses.replace(
+        return evolve(
             state,
             over=True,
             turn=None,
