@@ -167,6 +167,17 @@ def _scrub(message: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
+def _check_record(
+    game_id: str, client: WsPlayer, hands: dict[int, HandReplay], record: dict[str, Any]
+) -> None:
+    replay = hands[record["hand"]]
+    final = replay.states[-1]
+    assert find_game(game_id).is_terminal(final)
+    hidden = hidden_cards(game_id, final, replay.seat_of(client.player))
+    leak = cards_in(record) & hidden
+    assert not leak, f"{game_id}: a record sent to {client.name} names hidden {sorted(leak)}"
+
+
 def _check_client(
     game_id: str, client: WsPlayer, hands: dict[int, HandReplay], views_cache: dict[Any, Any]
 ) -> tuple[int, int]:
@@ -204,6 +215,13 @@ def _check_client(
             hidden = hidden_cards(game_id, final, replay.seat_of(client.player))
             leak = cards_in(message["settlement"]) & hidden
             assert not leak, f"{game_id}: {client.name}'s result names hidden {sorted(leak)}"
+            if message.get("record") is not None:
+                _check_record(game_id, client, hands, message["record"])
+        elif kind == "recent":
+            # A hand's public record (the table's last results) names only cards every seat
+            # saw at the end of that hand.
+            for record in message["records"]:
+                _check_record(game_id, client, hands, record)
         elif kind == "error" and message.get("nonce") in client.sent_actions:
             # A refused act may name the cards the client sent in it ("not_held:Tc") or has
             # been shown ("does_not_beat:...", the combination on the table), no other.

@@ -16,6 +16,7 @@ import dataclasses
 import inspect
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from sanh.cards.rng import SeededRng
@@ -31,7 +32,6 @@ from sanh.games.driver import chance_event, random_action
 from sanh.games.three_card_poker import _FORCED as TCP_FORCED_FOLDS
 from sanh.ledger.model import TransferCode
 from sanh.notation.jsonable import to_jsonable
-from sanh.server import api as server_api
 from sanh.server import app as server_app
 from sanh.server.protocol import ErrorCode
 
@@ -89,6 +89,7 @@ HTTP_ERRORS = (
     "no_such_endpoint",
     "too_many_tables",
     "tables_too_fast",
+    "busy",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""
@@ -317,9 +318,12 @@ def game_terms(game_id: str) -> dict[str, set[str]]:
 
 def http_error_codes() -> set[str]:
     """The error codes the HTTP API sends, read from its source (``ApiError(status, code, …)``
-    and ``{"error": code}`` bodies) of the handlers and of the API layer (sanh/server/api.py)."""
+    and ``{"error": code}`` bodies) of every server module: the handlers, the API layer
+    (sanh/server/api.py) and the parts they call (auth.py, limits.py...)."""
     codes: set[str] = set()
-    nodes = [n for m in (server_app, server_api) for n in ast.walk(ast.parse(inspect.getsource(m)))]
+    folder = Path(inspect.getfile(server_app)).parent
+    sources = [path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py"))]
+    nodes = [n for source in sources for n in ast.walk(ast.parse(source))]
     for node in nodes:
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "ApiError":
             if len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
