@@ -19,8 +19,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
+from sanh.env._agents import agent_spaces
 from sanh.env.core import IllegalActionIdError, Table, TableSpec
-from sanh.env.encode import OBS_BOUND
 
 __all__ = ["SanhParallelEnv"]
 
@@ -37,19 +37,10 @@ class SanhParallelEnv(ParallelEnv):  # type: ignore[misc]
             "render_modes": ["ansi"],
             "name": f"sanh_{spec.game_id.replace('-', '_')}_parallel",
         }
-        self.possible_agents = [f"player_{i}" for i in range(spec.seats)]
-        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        size = self.table.codec.size
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -OBS_BOUND, OBS_BOUND, (self.table.encoder.size,), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (size,), dtype=np.int8),
-            }
+        self.possible_agents, self.observation_spaces, self.action_spaces = agent_spaces(
+            self.table, spec.seats
         )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
