@@ -17,6 +17,13 @@ follows it.
 An in-memory SQLite database cannot be shared between two connections: there the log is
 written on the caller's connection when :meth:`sync` is awaited (still one transaction per
 group of appends).
+
+With a ``fence`` (several processes over one PostgreSQL database, :mod:`sanh.cluster.leases`),
+every transaction that writes rows first locks the leases of their tables and checks that this
+process still holds them: the rows of a table whose lease was taken over are refused (never
+written, counted in ``rows_refused``), the table is marked lost, and ``sync(table)`` for it
+raises :class:`~sanh.cluster.leases.LeaseLost` (``sync()`` without a table raises it when a row
+it waited for was refused). Without a fence (one process, SQLite) nothing changes.
 """
 
 from __future__ import annotations
@@ -26,9 +33,10 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from sanh.cluster.leases import LeaseLost, TableFence
 from sanh.ledger.model import TxHandle
 from sanh.ledger.store import LedgerStore, StoreTx, open_store
 
@@ -47,8 +55,21 @@ _ATTEMPTS = 20
 class EventLog:
     """The table event log with group commit (see the module docstring)."""
 
-    def __init__(self, store: LedgerStore, *, threaded: bool | None = None) -> None:
+    def __init__(
+        self,
+        store: LedgerStore,
+        *,
+        threaded: bool | None = None,
+        fence: TableFence | None = None,
+    ) -> None:
         self.store = store
+        self.fence = fence
+        """Checks this process's leases in every write (see the module docstring)."""
+        self.lost: dict[str, LeaseLost] = {}
+        """Tables whose rows were refused by the fence (until :meth:`admit`)."""
+        self._refused: list[tuple[int, LeaseLost]] = []
+        """(position, why) of refused rows a waiter may still ask about."""
+        self.rows_refused = 0
         if threaded is None:
             threaded = getattr(store, "path", None) != ":memory:"
         self.threaded = threaded
@@ -59,7 +80,8 @@ class EventLog:
         """Rows handed to a transaction (committed or in flight)."""
         self._durable = 0
         """Rows known committed."""
-        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+        self._waiters: list[tuple[int, int, str | None, asyncio.Future[None]]] = []
+        """(durable when it began, target, table, future)"""
         self._rows_lock = threading.Lock()
         self._commit_lock = threading.Lock()
         """Held from taking rows until their commit (the writer or a ledger batch)."""
@@ -85,22 +107,32 @@ class EventLog:
         """Rows appended but not yet known durable."""
         return self._appended - self._durable
 
-    async def sync(self) -> None:
+    async def sync(self, table: str | None = None) -> None:
         """Wait until every event appended so far is committed.
 
+        :param table: the caller's table: with a fence, raise if that table is lost.
+        :raises LeaseLost: with a fence, if ``table`` is lost (or, without ``table``, a row
+            this call waited for was refused).
         :raises Exception: the database error if the rows could not be written.
         """
         target = self._appended
-        if self._durable >= target:
+        start = self._durable
+        if table is not None and table in self.lost:
+            raise self.lost[table]
+        if start >= target:
             return
         if not self.threaded:
             self.flush()
+            error = self._refusal(start, target, table)
+            if error is not None:
+                raise error
             return
         loop = asyncio.get_running_loop()
         self._loop = loop
         self._start()
+        self._prune()
         future: asyncio.Future[None] = loop.create_future()
-        self._waiters.append((target, future))
+        self._waiters.append((start, target, table, future))
         if not self._kicked:
             self._kicked = True
             self._wake.set()
@@ -112,18 +144,21 @@ class EventLog:
             rows, upto = self._take()
             if not rows:
                 return
+            first = upto - len(rows) + 1
             try:
-                self.store.run_write(lambda tx: _insert(tx, rows))
+                refused = self.store.run_write(lambda tx: self._insert(tx, rows, first))
             except BaseException:
                 self._put_back(rows)
                 raise
-            self._count(rows)
-        self._committed(upto)
+            self._count(rows, refused)
+        self._committed(upto, refused)
 
     def run_with_log(
         self,
         work: Callable[[Callable[[TxHandle], None]], R],
         then: Callable[[TxHandle], None],
+        *,
+        table: str | None = None,
     ) -> R:
         """Run ``work(on_apply)``, a ledger write given ``on_apply`` as its batch's hook.
 
@@ -132,18 +167,24 @@ class EventLog:
         blocks for at most one of its commits). Rows count as durable only if the hook ran in
         the store's last write attempt, the one that committed: rows taken by an attempt that
         was rolled back and retried without the hook stay pending.
+
+        With a fence, ``table`` (the batch's own table) is checked too: if its lease is lost
+        the hook raises :class:`~sanh.cluster.leases.LeaseLost` and the batch is not applied.
         """
         with self._commit_lock:
             taken: list[tuple[list[Row], int]] = []
             hooked = [-1]
             """The store's write attempt in which the hook last ran."""
+            refused: list[Sequence[tuple[int, LeaseLost]]] = [()]
 
             def on_apply(tx: TxHandle) -> None:
+                if self.fence is not None and table is not None:
+                    self.fence.check(tx, table)
                 if not taken:  # a retried transaction writes the same rows again
                     taken.append(self._take())
                 hooked[0] = self.store.write_attempts
-                for row in taken[0][0]:
-                    tx.execute(INSERT, row)
+                rows, upto = taken[0]
+                refused[0] = self._insert(tx, rows, upto - len(rows) + 1)
                 then(tx)
 
             try:
@@ -159,10 +200,14 @@ class EventLog:
                 self._put_back(taken[0][0])
                 taken.clear()
             if taken and taken[0][0]:
-                self._count(taken[0][0])
+                self._count(taken[0][0], refused[0])
         if taken and taken[0][0]:
-            self._committed(taken[0][1])
+            self._committed(taken[0][1], refused[0])
         return result
+
+    def admit(self, table: str) -> None:
+        """Forget that ``table`` was lost (this process holds a new lease of it)."""
+        self.lost.pop(table, None)
 
     def close(self) -> None:
         """Write what is pending and stop the writer."""
@@ -186,27 +231,76 @@ class EventLog:
             self._rows[:0] = rows
             self._taken -= len(rows)
 
-    def _count(self, rows: list[Row]) -> None:
+    def _count(self, rows: list[Row], refused: Sequence[tuple[int, LeaseLost]] = ()) -> None:
         self.groups += 1
-        self.rows_written += len(rows)
+        self.rows_written += len(rows) - len(refused)
 
-    def _committed(self, upto: int) -> None:
-        """Rows up to position ``upto`` are durable: wake their waiters (loop thread)."""
+    def _insert(
+        self, tx: StoreTx | TxHandle, rows: list[Row], first: int
+    ) -> list[tuple[int, LeaseLost]]:
+        """Write ``rows`` (positions ``first``...), less those the fence refuses: those."""
+        if not rows:
+            return []
+        if self.fence is None:
+            _insert(tx, rows)
+            return []
+        lost = self.fence.lost(tx, {row[0] for row in rows})
+        if not lost:
+            _insert(tx, rows)
+            return []
+        _insert(tx, [row for row in rows if row[0] not in lost])
+        return [(first + i, lost[row[0]]) for i, row in enumerate(rows) if row[0] in lost]
+
+    def _committed(self, upto: int, refused: Sequence[tuple[int, LeaseLost]] = ()) -> None:
+        """Rows up to position ``upto`` are durable (or refused by the fence): wake their
+        waiters (loop thread)."""
+        if refused:
+            with self._rows_lock:
+                self._refused.extend(refused)
+            self.rows_refused += len(refused)
+            for _, error in refused:
+                if error.table not in self.lost:
+                    log.warning("event log: %s", error)
+                self.lost[error.table] = error
         if upto <= self._durable:
             return
         self._durable = upto
         still = []
-        for target, future in self._waiters:
+        for start, target, table, future in self._waiters:
             if target <= upto:
                 if not future.done():
-                    future.set_result(None)
+                    why = self._refusal(start, target, table)
+                    if why is None:
+                        future.set_result(None)
+                    else:
+                        future.set_exception(why)
             else:
-                still.append((target, future))
+                still.append((start, target, table, future))
         self._waiters = still
+
+    def _done(self, done: tuple[int, Sequence[tuple[int, LeaseLost]]]) -> None:
+        self._committed(*done)
+
+    def _refusal(self, start: int, target: int, table: str | None) -> LeaseLost | None:
+        """Why a waiter for rows ``start+1..target`` (of ``table``) must fail, if it must."""
+        if table is not None:
+            return self.lost.get(table)
+        with self._rows_lock:
+            for position, error in self._refused:
+                if start < position <= target:
+                    return error
+        return None
+
+    def _prune(self) -> None:
+        """Forget refusals no waiter, present or future, can still ask about."""
+        if self._refused:
+            keep = min([self._durable, *(start for start, _, _, _ in self._waiters)])
+            with self._rows_lock:
+                self._refused = [entry for entry in self._refused if entry[0] > keep]
 
     def _failed(self, error: BaseException) -> None:
         waiters, self._waiters = self._waiters, []
-        for _, future in waiters:
+        for _, _, _, future in waiters:
             if not future.done():
                 future.set_exception(error)
 
@@ -240,9 +334,11 @@ class EventLog:
             rows, upto = self._take()
             if not rows:
                 return
+            first = upto - len(rows) + 1
+            refused: list[tuple[int, LeaseLost]] = []
             for attempt in range(_ATTEMPTS):
                 try:
-                    store.run_write(lambda tx: _insert(tx, rows))
+                    refused = store.run_write(lambda tx: self._insert(tx, rows, first))
                     break
                 except Exception as error:
                     if attempt == _ATTEMPTS - 1:
@@ -251,8 +347,8 @@ class EventLog:
                         self._notify(self._failed, error)
                         return
                     time.sleep(0.01 * (attempt + 1))
-            self._count(rows)
-        self._notify(self._committed, upto)
+            self._count(rows, refused)
+        self._notify(self._done, (upto, refused))
 
     def _notify(self, callback: Callable[[Any], None], value: Any) -> None:
         loop = self._loop
@@ -261,6 +357,11 @@ class EventLog:
                 loop.call_soon_threadsafe(callback, value)
 
 
-def _insert(tx: StoreTx, rows: list[Row]) -> None:
-    if rows:
+def _insert(tx: StoreTx | TxHandle, rows: list[Row]) -> None:
+    if not rows:
+        return
+    if isinstance(tx, StoreTx):
         tx.executemany(INSERT, rows)
+    else:
+        for row in rows:
+            tx.execute(INSERT, row)

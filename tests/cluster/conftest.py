@@ -1,0 +1,146 @@
+"""Fixtures of the cluster tests: a private PostgreSQL schema and private Redis servers.
+
+PostgreSQL is the local server (``$SANH_TEST_PG`` or the candidates of tests/ledger/conftest.py);
+each test gets a fresh schema holding the hall's tables and ``table_leases``, dropped afterwards.
+Redis is ``$SANH_TEST_REDIS`` (default ``redis://127.0.0.1:6379/0``); a test that must restart
+Redis starts a private ``redis-server`` of its own on another port instead. Without a server the
+tests skip with the reason, except under ``CI=true``, where they fail (``.ci/run`` starts both).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sanh.cluster.leases import ensure_schema
+from sanh.ledger.store import open_store
+from sanh.server.wallet_services import WalletServices
+from tests.ledger.conftest import drop_schema, require_postgres
+
+REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true needs {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema with the hall's tables and the cluster's leases."""
+    base = require_postgres()
+    schema = f"sanh_cluster_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+    url = f"{base}?schema={schema}"
+    try:
+        WalletServices.open(url).close()
+        store = open_store(url)
+        try:
+            ensure_schema(store)
+        finally:
+            store.close()
+        yield url
+    finally:
+        drop_schema(base, schema)
+
+
+@functools.cache
+def redis_base() -> tuple[str | None, str]:
+    """A Redis URL that answers, or ``None`` and why not."""
+    try:
+        import redis
+    except ImportError:
+        return None, "the redis package is not installed (pip install -e '.[cluster]')"
+    url = os.environ.get("SANH_TEST_REDIS") or REDIS_DEFAULT
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except redis.RedisError as error:
+        return None, f"no Redis server answers at {url} ({error})"
+    return url, ""
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The shared Redis server (tests use their own key prefix on it)."""
+    url, reason = redis_base()
+    if url is None:
+        _missing(reason)
+    assert url is not None
+    return url
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class PrivateRedis:
+    """A ``redis-server`` this test owns (no persistence): it may stop and restart it."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("redis-server")
+        assert binary is not None
+        self.process = subprocess.Popen(
+            [
+                binary,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"the private redis-server on port {self.port} did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A private Redis server (started), stopped at the end of the test."""
+    if shutil.which("redis-server") is None:
+        _missing("redis-server (apt install redis-server) for a private Redis")
+    if redis_base()[0] is None and "not installed" in redis_base()[1]:
+        _missing(redis_base()[1])
+    server = PrivateRedis(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
