@@ -10,6 +10,9 @@
     ``{"writer": NODE, "i": i}`` and syncs it. One line per step in OUT: ``ok i``, ``lost i``
     (LeaseLost), ``renew-lost i``, ``error i ...`` (a database error: it reconnects). Stops
     after 5 ``lost``.
+``node REDIS_URL PREFIX NAME``
+    joins the bus with two tables (``NAME-t1``, ``NAME-t2``, routed to itself; heartbeat
+    0.2 s, TTL 1 s), prints ``ready`` and runs until killed.
 """
 
 from __future__ import annotations
@@ -77,11 +80,28 @@ def fenced(url: str, node: str, table: str, ttl_ms: int, out_path: str) -> None:
     loop.close()
 
 
+def node(url: str, prefix: str, name: str) -> None:
+    from sanh.cluster.bus import Bus
+
+    async def run() -> None:
+        bus = Bus(url, name, prefix=prefix, heartbeat_s=0.2, ttl_s=1.0)
+        for table in (f"{name}-t1", f"{name}-t2"):
+            await bus.upsert(table, {"game": "tien_len", "seats": 4})
+            await bus.claim_route(table)
+        await bus.start()
+        print("ready", flush=True)
+        await asyncio.sleep(3600)
+
+    asyncio.run(run())
+
+
 if __name__ == "__main__":
     command, *args = sys.argv[1:]
     if command == "race":
         race(args[0], args[1], args[2], int(args[3]), args[4])
     elif command == "fenced":
         fenced(args[0], args[1], args[2], int(args[3]), args[4])
+    elif command == "node":
+        node(args[0], args[1], args[2])
     else:
         raise SystemExit(f"unknown command {command}")
