@@ -24,6 +24,12 @@ Losses come first, so the escrow never goes negative along the way. Transfer ids
 (``player:<id>``) where stakes come straight from the balance, or its table stake
 (``stake:<table>:<id>``) in buy-in (*Tẩy*) games, which :func:`buy_in` and :func:`cash_out`
 move in and out.
+
+Each of these functions takes an ``on_apply`` hook (as :meth:`Ledger.submit` does for a
+hold), run inside the batch's transaction when it is newly applied: with many processes over
+one database, the caller passes the table's lease fence there (``LeaseFence.hook(table)``,
+:mod:`sanh.cluster.leases`), so a hold or settlement of a table whose lease was taken over
+raises ``LeaseLost`` and moves no gold.
 """
 
 from __future__ import annotations
@@ -178,21 +184,37 @@ def settle(
 
 
 def buy_in(
-    ledger: Ledger, *, table_id: str, player_id: int, amount: int, transfer_id: str
+    ledger: Ledger,
+    *,
+    table_id: str,
+    player_id: int,
+    amount: int,
+    transfer_id: str,
+    on_apply: Callable[[TxHandle], None] | None = None,
 ) -> BatchResult:
-    """Move ``amount`` from a player's wallet to their stake at a buy-in table (*Tẩy*)."""
+    """Move ``amount`` from a player's wallet to their stake at a buy-in table (*Tẩy*).
+
+    :param on_apply: runs in the same transaction when the transfer is newly applied.
+    """
     stake = stake_account(table_id, player_id)
     transfer = Transfer.single(
         transfer_id, player_account(player_id), stake, amount, TransferCode.BUY_IN
     )
-    return ledger.submit([transfer], accounts=[AccountSpec(stake)])
+    return ledger.submit([transfer], accounts=[AccountSpec(stake)], on_apply=on_apply)
 
 
-def cash_out(ledger: Ledger, *, table_id: str, player_id: int, transfer_id: str) -> BatchResult:
+def cash_out(
+    ledger: Ledger,
+    *,
+    table_id: str,
+    player_id: int,
+    transfer_id: str,
+    on_apply: Callable[[TxHandle], None] | None = None,
+) -> BatchResult:
     """Move all of a player's stake at a table back to their wallet.
 
     The amount is read just before; ``AMOUNT_MUST_NOT_BE_ZERO`` if nothing is left, and a
-    retry with the same id is ``EXISTS``.
+    retry with the same id is ``EXISTS``. ``on_apply`` as for :func:`buy_in`.
     """
     stake = stake_account(table_id, player_id)
     account = ledger.account(stake)
@@ -200,4 +222,4 @@ def cash_out(ledger: Ledger, *, table_id: str, player_id: int, transfer_id: str)
     transfer = Transfer.single(
         transfer_id, stake, player_account(player_id), amount, TransferCode.CASH_OUT
     )
-    return ledger.submit([transfer])
+    return ledger.submit([transfer], on_apply=on_apply)

@@ -17,6 +17,7 @@ import pytest
 from sanh.cluster.leases import Lease, LeaseFence, LeaseLost, Leases, wait_until_expired
 from sanh.ledger import Ledger
 from sanh.ledger.model import ISSUER, AccountSpec, Transfer, TransferCode, player_account
+from sanh.ledger.settle import buy_in
 from sanh.ledger.store import LedgerStore, open_store
 from sanh.server.eventlog import EventLog
 
@@ -239,6 +240,17 @@ def test_a_hold_through_the_fence_hook_is_not_applied_once_the_lease_is_lost(
         assert Leases(other, "node-b").steal_expired()
         with pytest.raises(LeaseLost):
             ledger.submit([hold(2)], on_apply=fence.hook("t9"))
+        assert ledger.account(wallet).available == 9_500  # type: ignore[union-attr]
+        with pytest.raises(LeaseLost):
+            buy_in(
+                ledger,
+                table_id="t9",
+                player_id=7,
+                amount=1_000,
+                transfer_id="t9:buy:7",
+                on_apply=fence.hook("t9"),
+            )
+        assert ledger.get_transfer("t9:buy:7") is None
         assert ledger.account(wallet).available == 9_500  # type: ignore[union-attr]
         assert (
             not ledger.batch_exists("t9:h2:hold:7") and ledger.get_transfer("t9:h2:hold:7") is None
