@@ -37,6 +37,8 @@ PostgreSQL only: the one-process SQLite mode has no leases.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable
@@ -48,10 +50,13 @@ from sanh.errors import SanhError
 from sanh.ledger.model import TxHandle
 from sanh.ledger.store import LedgerStore, StoreTx
 
+log = logging.getLogger("sanh.cluster.leases")
+
 __all__ = [
     "CLUSTER_MIGRATIONS",
     "Lease",
     "LeaseFence",
+    "LeaseKeeper",
     "LeaseLost",
     "Leases",
     "TableFence",
@@ -438,6 +443,100 @@ class LeaseFence:
                 then(tx)
 
         return fenced
+
+
+class LeaseKeeper:
+    """A node's leases kept alive: renewed together every ``ttl/3``, granted to its fence.
+
+    A lease found lost at a renewal (taken over) is revoked from the fence and reported to
+    ``on_lost(table)``. When renewals fail (PostgreSQL unreachable) for a whole TTL, every
+    lease is revoked locally as well: another node may have taken them by then, and this node
+    stops writing for them before the fence has to refuse it.
+    """
+
+    def __init__(
+        self,
+        leases: Leases,
+        fence: LeaseFence,
+        *,
+        on_lost: Callable[[str], None] | None = None,
+        every_s: float | None = None,
+    ) -> None:
+        if fence.node != leases.node:
+            raise SanhError("the keeper's fence and leases must be the same node's")
+        self.leases = leases
+        self.fence = fence
+        self.on_lost = on_lost
+        self.every_s = every_s if every_s is not None else leases.ttl_ms / 3000
+        self.held: dict[str, Lease] = {}
+        self._lock = threading.Lock()
+        """One statement at a time on the leases' connection (loop thread and renewals)."""
+        self._last_ok = time.monotonic()
+        self.renewals = 0
+
+    def take(self, table: str) -> Lease | None:
+        """Acquire ``table``'s lease (free, released or expired) and write with it."""
+        with self._lock:
+            lease = self.leases.acquire(table)
+        if lease is not None:
+            self._adopt(lease)
+        return lease
+
+    def take_expired(self, *, limit: int = 100) -> list[Lease]:
+        """Take over expired leases of other nodes (failover); the ones taken."""
+        with self._lock:
+            stolen = self.leases.steal_expired(limit=limit)
+        for lease in stolen:
+            self._adopt(lease)
+        return stolen
+
+    def release(self, table: str) -> bool:
+        """Stop writing for ``table`` and give its lease up (a graceful hand-over)."""
+        lease = self.held.pop(table, None)
+        self.fence.revoke(table)
+        if lease is None:
+            return False
+        with self._lock:
+            return self.leases.release(lease)
+
+    def renew_once(self) -> list[str]:
+        """Renew every held lease in one statement; the tables lost (revoked, reported)."""
+        held = list(self.held.values())
+        lost: list[str] = []
+        try:
+            with self._lock:
+                renewed, gone = self.leases.renew_all(held)
+        except Exception as error:
+            if time.monotonic() - self._last_ok < self.leases.ttl_ms / 1000:
+                log.warning("lease renewal of %s failed: %s", self.leases.node, error)
+                return []
+            log.error(
+                "no lease renewal of %s for a whole TTL: giving its tables up", self.leases.node
+            )
+            renewed, gone = [], held
+        else:
+            self._last_ok = time.monotonic()
+            self.renewals += 1
+        for lease in renewed:
+            if lease.table in self.held:
+                self.held[lease.table] = lease
+        for lease in gone:
+            if self.held.pop(lease.table, None) is not None:
+                self.fence.revoke(lease.table)
+                lost.append(lease.table)
+                if self.on_lost is not None:
+                    self.on_lost(lease.table)
+        return lost
+
+    async def run(self) -> None:
+        """Renew for ever (cancel to stop), off the event loop."""
+        while True:
+            await asyncio.to_thread(self.renew_once)
+            await asyncio.sleep(self.every_s)
+
+    def _adopt(self, lease: Lease) -> None:
+        self.held[lease.table] = lease
+        self.fence.grant(lease)
 
 
 def wait_until_expired(leases: Leases, table: str, *, timeout: float = 30.0) -> None:

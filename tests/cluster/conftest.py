@@ -31,7 +31,7 @@ REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
 
 def _missing(reason: str) -> None:
     if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"CI=true needs {reason}")
+        pytest.fail(f"CI=true needs this server: {reason}")
     pytest.skip(reason)
 
 

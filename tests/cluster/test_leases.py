@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from sanh.cluster.leases import Lease, LeaseFence, LeaseLost, Leases, wait_until_expired
+from sanh.cluster.leases import (
+    Lease,
+    LeaseFence,
+    LeaseKeeper,
+    LeaseLost,
+    Leases,
+    wait_until_expired,
+)
 from sanh.ledger import Ledger
 from sanh.ledger.model import ISSUER, AccountSpec, Transfer, TransferCode, player_account
 from sanh.ledger.settle import buy_in
@@ -353,4 +360,37 @@ def test_the_group_writer_thread_refuses_a_lost_table_and_commits_the_others(
     assert [seq for seq, _ in _rows(other_store, "kept2")] == list(range(1, 11))
     assert _rows(other_store, "gone") == []
     assert events.rows_refused >= 1 and set(events.lost) == {"gone"}
+    other_store.close()
+
+
+def test_a_keeper_renews_its_leases_until_it_stops_and_then_reports_their_loss(
+    store: LedgerStore, pg_url: str
+) -> None:
+    other_store = open_store(pg_url)
+    fence = LeaseFence("node-a")
+    lost: list[str] = []
+    keeper = LeaseKeeper(Leases(store, "node-a", ttl_ms=300), fence, on_lost=lost.append)
+    assert keeper.take("k1") is not None and keeper.take("k2") is not None
+    b = Leases(other_store, "node-b", ttl_ms=60_000)
+
+    async def keep_for(seconds: float) -> None:
+        task = asyncio.create_task(keeper.run())
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            assert b.steal_expired() == []  # renewed in time: nothing to take
+            await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(keep_for(1.2))  # four TTLs
+    assert keeper.renewals >= 4 and lost == []
+    wait_until_expired(b, "k2")
+    assert sorted(lease.table for lease in b.steal_expired()) == ["k1", "k2"]
+    assert sorted(keeper.renew_once()) == ["k1", "k2"] and sorted(lost) == ["k1", "k2"]
+    assert fence.token("k1") is None and keeper.held == {}
+    # Handing over gracefully: released, and free at once for another node.
+    assert keeper.take("k3") is not None and keeper.release("k3")
+    taken = b.acquire("k3")
+    assert taken is not None and taken.token == 2
     other_store.close()
