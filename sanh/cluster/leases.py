@@ -449,9 +449,10 @@ class LeaseKeeper:
     """A node's leases kept alive: renewed together every ``ttl/3``, granted to its fence.
 
     A lease found lost at a renewal (taken over) is revoked from the fence and reported to
-    ``on_lost(table)``. When renewals fail (PostgreSQL unreachable) for a whole TTL, every
-    lease is revoked locally as well: another node may have taken them by then, and this node
-    stops writing for them before the fence has to refuse it.
+    ``on_lost(table)``. When renewals fail (PostgreSQL unreachable) for a whole TTL, counted
+    from the start of the last one that succeeded, every lease is revoked locally as well: the
+    database lets another node take them from about then on, so this node stops writing for
+    them on its own (the fence refuses any write after a takeover regardless).
     """
 
     def __init__(
@@ -477,6 +478,8 @@ class LeaseKeeper:
     def take(self, table: str) -> Lease | None:
         """Acquire ``table``'s lease (free, released or expired) and write with it."""
         with self._lock:
+            if not self.held:
+                self._last_ok = time.monotonic()
             lease = self.leases.acquire(table)
         if lease is not None:
             self._adopt(lease)
@@ -503,6 +506,7 @@ class LeaseKeeper:
         """Renew every held lease in one statement; the tables lost (revoked, reported)."""
         held = list(self.held.values())
         lost: list[str] = []
+        started = time.monotonic()  # not later than the database's now() for the renewal
         try:
             with self._lock:
                 renewed, gone = self.leases.renew_all(held)
@@ -515,7 +519,7 @@ class LeaseKeeper:
             )
             renewed, gone = [], held
         else:
-            self._last_ok = time.monotonic()
+            self._last_ok = started
             self.renewals += 1
         for lease in renewed:
             if lease.table in self.held:

@@ -394,3 +394,18 @@ def test_a_keeper_renews_its_leases_until_it_stops_and_then_reports_their_loss(
     taken = b.acquire("k3")
     assert taken is not None and taken.token == 2
     other_store.close()
+
+
+def test_a_keeper_cut_off_from_postgresql_stops_writing_after_one_ttl(pg_url: str) -> None:
+    """Renewals that fail (the connection is gone) keep the leases for at most one TTL: then
+    the keeper revokes them from its fence, about when the database lets another node take them."""
+    cut = open_store(pg_url)
+    fence = LeaseFence("node-a")
+    lost: list[str] = []
+    keeper = LeaseKeeper(Leases(cut, "node-a", ttl_ms=300), fence, on_lost=lost.append)
+    assert keeper.take("c1") is not None
+    cut.close()  # as if the network to PostgreSQL were cut
+    assert keeper.renew_once() == [] and fence.token("c1") == 1  # within the TTL: kept
+    time.sleep(0.35)
+    assert keeper.renew_once() == ["c1"] and lost == ["c1"]
+    assert fence.token("c1") is None and keeper.held == {}
