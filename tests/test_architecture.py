@@ -170,3 +170,16 @@ def test_the_size_check_sees_a_long_function() -> None:
     assert _long_functions(ast.parse("def f():\n    return 1\n"), FUNCTION_LINES_MAX) == []
     assert all(path.name != "table.py" for path in _sized_modules())
     assert {"protocol.py", "app.py", "wallet_services.py"} <= {p.name for p in _sized_modules()}
+
+
+def test_http_endpoints_are_module_level_functions() -> None:
+    """Issue 13: the endpoints are plain module-level functions that read the hall from
+    ``request.app.state``, not closures of ``create_app``."""
+    from sanh.server.app import GROUPS
+    from sanh.server.ws import ws
+
+    handlers = [endpoint.handler for group in GROUPS for endpoint in group]
+    assert len(handlers) >= 20
+    for handler in [*handlers, ws]:
+        assert handler.__qualname__ == handler.__name__, handler.__qualname__
+        assert handler.__module__.startswith("sanh.server."), handler.__module__
