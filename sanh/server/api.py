@@ -1,9 +1,13 @@
 """The HTTP API's contract: typed endpoints, and the OpenAPI document built from the same types.
 
-An endpoint is an async function declared with :meth:`Api.endpoint`::
+An endpoint is a module-level async function declared with :meth:`Endpoints.endpoint` on its
+module's group (an app's :class:`Api` serves the groups it is given)::
 
-    @api.endpoint("POST", "/api/tables/{table}/bots", response=TableEntry, errors=[403, 404])
-    async def add_bots(player: PlayerInfo, table: str, body: BotsRequest) -> Any: ...
+    ENDPOINTS = Endpoints()
+
+    @ENDPOINTS.endpoint("POST", "/api/tables/{table}/bots", response=TableEntry, errors=[403, 404])
+    async def add_bots(request: Request, player: PlayerInfo, table: str, body: BotsRequest) -> Any:
+        hall = context(request).hall  # what the app holds, in ``request.app.state``
 
 Its parameters say what it takes, by name: ``body`` (a msgspec struct decoded from the JSON
 body; required when the struct has a required field), ``query`` (a struct decoded from the query
@@ -25,7 +29,7 @@ from __future__ import annotations
 import inspect
 import re
 import typing
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -39,7 +43,7 @@ from starlette.types import Receive, Scope, Send
 
 from sanh.games._texts import clean, describe, text
 
-__all__ = ["MAX_BODY_BYTES", "Api", "ApiError", "Endpoint", "Error"]
+__all__ = ["MAX_BODY_BYTES", "Api", "ApiError", "Endpoint", "Endpoints", "Error"]
 
 MAX_BODY_BYTES = 16_384
 """A larger request body is refused with 413 ``too_large``."""
@@ -172,25 +176,14 @@ class Endpoint:
         return tuple(sorted(out))
 
 
-class Api:
-    """The typed endpoints of the HTTP API (see the module's documentation)."""
+class Endpoints:
+    """A group of declared operations (one module's endpoints, in the order declared)."""
 
-    def __init__(
-        self,
-        authenticate: Callable[[Request], Any],
-        on_error: Callable[[ApiError], Response | None] | None = None,
-    ) -> None:
-        """``authenticate`` returns the signed-in player of a request or raises
-        :class:`ApiError`; ``on_error`` sees every refusal (to count it) and may answer an
-        exception of its own kind (return a response) instead."""
-        self.authenticate = authenticate
-        self.on_error = on_error
+    def __init__(self) -> None:
         self.endpoints: list[Endpoint] = []
-        self.translators: list[Callable[[Exception], ApiError | None]] = []
 
-    def translate(self, translator: Callable[[Exception], ApiError | None]) -> None:
-        """Turn other exceptions of the handlers into refusals (``None``: not one of mine)."""
-        self.translators.append(translator)
+    def __iter__(self) -> Iterator[Endpoint]:
+        return iter(self.endpoints)
 
     def endpoint(
         self,
@@ -235,6 +228,32 @@ class Api:
 
         return declare
 
+
+class Api(Endpoints):
+    """The typed endpoints of the HTTP API (see the module's documentation): the groups it is
+    given, and any declared on it with :meth:`endpoint`."""
+
+    def __init__(
+        self,
+        authenticate: Callable[[Request], Any],
+        on_error: Callable[[Request, ApiError], Response | None] | None = None,
+        groups: Iterable[Endpoints] = (),
+    ) -> None:
+        """``authenticate`` returns the signed-in player of a request or raises
+        :class:`ApiError`; ``on_error`` sees every refusal with its request (to count it) and
+        may answer an exception of its own kind (return a response) instead; ``groups``: the
+        operations declared in modules (:class:`Endpoints`), in order."""
+        super().__init__()
+        self.authenticate = authenticate
+        self.on_error = on_error
+        self.translators: list[Callable[[Exception], ApiError | None]] = []
+        for group in groups:
+            self.endpoints += group
+
+    def translate(self, translator: Callable[[Exception], ApiError | None]) -> None:
+        """Turn other exceptions of the handlers into refusals (``None``: not one of mine)."""
+        self.translators.append(translator)
+
     # ----- serving ---------------------------------------------------------------------------
     def routes(self, *, fallback: str | None = None) -> list[BaseRoute]:
         """One Starlette route per path, answering its declared methods (and HEAD for GET);
@@ -273,7 +292,7 @@ class Api:
                 if refusal is None:
                     raise
                 if self.on_error is not None:
-                    answer = self.on_error(refusal)
+                    answer = self.on_error(request, refusal)
                     if answer is not None:
                         return answer
                 return error_response(refusal)

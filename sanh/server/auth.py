@@ -1,8 +1,8 @@
 """Log-in, registration, log-out and password change for the HTTP API, off the event loop.
 
-The endpoints in :mod:`sanh.server.app` call :class:`Auth`, which keeps every Argon2 hash in
-the :class:`~sanh.server.passwords.PasswordPool` and only the short database reads and writes
-on the event loop:
+The endpoints in :mod:`sanh.server.http_accounts` call :class:`Auth`, which keeps every Argon2
+hash in the :class:`~sanh.server.passwords.PasswordPool` and only the short database reads and
+writes on the event loop:
 
 * **Log-in** (:meth:`Auth.login`): the account limits first (:mod:`sanh.server.guard`: failed
   log-ins back off per account and per address, ``too_many_logins``), then at most one attempt

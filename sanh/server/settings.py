@@ -272,6 +272,31 @@ def parse_assignment(text: str) -> tuple[str, str]:
     return name, value.strip()
 
 
+def _file_settings(named: str | Path | None) -> dict[str, tuple[Any, str]]:
+    """The settings of the TOML file (``named``, else ``sanh.toml`` if present) with their
+    source: a file that is named must exist."""
+    path = Path(named or "sanh.toml")
+    if named and not path.is_file():
+        raise SettingsError(f"settings file {path}: not found")
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SettingsError(f"settings file {path}: {exc}") from None
+    if isinstance(data.get("server"), dict):
+        others = sorted(set(data) - {"server"})
+        if others:
+            raise SettingsError(f"settings file {path}: unknown table or key {others[0]}")
+        data = data["server"]
+    out: dict[str, tuple[Any, str]] = {}
+    for key, value in data.items():
+        if key not in _FIELDS:
+            raise SettingsError(f"unknown setting {key} (settings file {path})")
+        out[key] = value, f"settings file {path}"
+    return out
+
+
 def load_settings(
     *,
     file: str | Path | None = None,
@@ -306,25 +331,8 @@ def load_settings(
     environ = dict(os.environ if env is None else env)
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    named = file or environ.get("SANH_CONFIG")
-    path = Path(named or "sanh.toml")
-    if named and not path.is_file():
-        raise SettingsError(f"settings file {path}: not found")
-    if path.is_file():
-        try:
-            data = tomllib.loads(path.read_text())
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise SettingsError(f"settings file {path}: {exc}") from None
-        if isinstance(data.get("server"), dict):
-            others = sorted(set(data) - {"server"})
-            if others:
-                raise SettingsError(f"settings file {path}: unknown table or key {others[0]}")
-            data = data["server"]
-        for key, value in data.items():
-            if key not in _FIELDS:
-                raise SettingsError(f"unknown setting {key} (settings file {path})")
-            values[key] = value
-            sources[key] = f"settings file {path}"
+    for key, value in _file_settings(file or environ.get("SANH_CONFIG")).items():
+        values[key], sources[key] = value
     for key, raw in sorted(environ.items()):
         if not key.startswith("SANH_") or key in FOREIGN_ENV:
             continue
