@@ -53,7 +53,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import random
 import secrets
 import time
 import types
@@ -85,153 +84,49 @@ from sanh.notation.history import config_from_json
 from sanh.notation.history import config_to_json as history_config
 from sanh.notation.jsonable import event_from_json, to_jsonable
 from sanh.server import protocol as p
+from sanh.server import table_commands as c
 from sanh.server.chat import CHAT_BURST, CHAT_HISTORY, CHAT_PER_SECOND, ChatLimiter, clean_line
 from sanh.server.clock import Clock, Handle, LoopClock
 from sanh.server.jsonview import fast_jsonable
 from sanh.server.metrics import Histogram
-from sanh.server.services import Bank, PlayerInfo
+from sanh.server.services import Bank
 from sanh.server.settings import Settings
+from sanh.server.table_types import (
+    BOT_ACTIONS_PER_WINDOW,
+    MAX_NONCES,
+    RECENT_RECORDS,
+    BotRng,
+    Connection,
+    HoldRefused,
+    LeaveQuote,
+    LogWriter,
+    SeatSlot,
+    TableSpec,
+)
 
-__all__ = ["Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
+__all__ = [
+    "BOT_ACTIONS_PER_WINDOW",
+    "MAX_NONCES",
+    "RECENT_RECORDS",
+    "Connection",
+    "HoldRefused",
+    "LeaveQuote",
+    "LogWriter",
+    "SeatSlot",
+    "TableActor",
+    "TableSpec",
+]
 
 log = logging.getLogger("sanh.table")
 
-BOT_ACTIONS_PER_WINDOW = 3
-"""A bot acts at most this many times in one window (a betting window, a squeeze window)."""
-RECENT_RECORDS = 100
-"""How many hands' public records a table keeps (the Tài Xỉu road's last 100 rounds)."""
-MAX_NONCES = 512
-"""Accepted nonces remembered per player and table (a repeat is acknowledged, not applied)."""
-
-
-class HoldRefused(IllegalActionError):
-    """A house game's bet that the player's wallet (or the host's bank) cannot cover now."""
-
-
-class Connection:
-    """One WebSocket client as the tables see it: an id, a player and an outbound queue."""
-
-    def __init__(self, player: PlayerInfo, send_limit: int = 256) -> None:
-        self.player = player
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=send_limit)
-        self.tables: set[str] = set()
-        self.closed = False
-        self.hands_shown: dict[str, int] = {}
-        """Table id -> the number of the last hand this connection was sent a view of: an
-        ``act`` is for that hand (a version alone does not say which hand it is of)."""
-
-    def send(self, message: p.ServerMessage) -> None:
-        """Queue a message; a client too slow to drain its queue is disconnected."""
-        if self.closed:
-            return
-        try:
-            self.outbox.put_nowait(p.encode(message))
-        except asyncio.QueueFull:
-            self.close()
-
-    def close(self) -> None:
-        """Close the connection (the writer task ends)."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
-
 
 @dataclass(slots=True)
-class SeatSlot:
-    """A taken seat."""
+class _Queued:
+    """A command on an actor's queue: who waits for it, and since when it waited."""
 
-    player: PlayerInfo
-    resume_token: str
-    bot: Bot | None = None
-    connected: bool = True
-    leaving: bool = False
-    """The seat left the hand now (``leave_now``, or a bot sent away): the game's ``"leave"``
-    default applies to it, and the seat goes at the end of the hand."""
-    after_hand: str | None = None
-    """A leave asked for during the hand (``"leave"`` or ``"stand"``): the seat plays on and
-    goes at the hand's result, a ``"leave"`` also stops watching (cancelled by
-    ``cancel_leave``)."""
-    restored: bool = False
-    """Rebuilt after a restart and not reclaimed yet: timeouts play it (RULES.md §2.8)."""
-    ready: bool = False
-    """A Tẩy-game player is ready once bought in; everyone else at once."""
-    sat_at: float = field(default_factory=time.time)
-    buyin_deadline: float | None = None
-    away_deadline: float | None = None
-    """A seat whose player is gone between hands is kept until then (the reconnection grace)."""
-    dropped_at: float | None = None
-    """When the player's last connection dropped (None while connected)."""
-
-    @property
-    def present(self) -> bool:
-        """Whether a person or a bot is there to play the seat."""
-        return self.bot is not None or (self.connected and not self.restored)
-
-
-@dataclass(slots=True)
-class TableSpec:
-    """A table's setup, chosen by its host (or the hall for system tables)."""
-
-    game: str
-    stake: int
-    seats: int
-    options: dict[str, Any] = field(default_factory=dict)
-    quick: bool = False
-    private: bool = False
-    invite_code: str | None = None
-    host: str | None = None
-    system: bool = False
-    name: str = ""
-    bots: list[int] = field(default_factory=list)
-    """Table seats held by bots (kept across restarts)."""
-    bank: int = 0
-    """A player-hosted table's bank: what its banker (``host``) chose with a ``host`` message;
-    0: no banker (betting closed, RULES.md §5.7)."""
-    spectator_chat: bool = False
-    """The host lets spectators write in the table's chat (``chat_spectators``)."""
-
-
-class LogWriter:
-    """The actors' side of the event log's group commit (:mod:`sanh.server.eventlog`).
-
-    An actor awaits :meth:`write` after each command and sends its messages only then, so
-    nobody hears of an event before it is durable. The bank commits the events of every table
-    in groups, on a writer thread: the commands of many tables share one fsync, and the event
-    loop never waits for the disk.
-    """
-
-    def __init__(self, bank: Bank) -> None:
-        self.bank = bank
-        self.events = 0
-
-    async def write(self, table: str, events: list[tuple[int, int, dict[str, Any]]]) -> None:
-        """Append ``(hand, seq, event)`` entries of a table; returns once every event handed
-        to the bank so far is durable."""
-        if events:
-            self.bank.log_events([(table, hand, seq, event) for hand, seq, event in events])
-            self.events += len(events)
-        await self.bank.sync()
-
-
-@dataclass(slots=True)
-class _Command:
-    kind: str
-    conn: Connection | None = None
-    data: Any = None
+    command: c.Command
     done: asyncio.Future[None] | None = None
     queued_at: float = field(default_factory=time.perf_counter)
-
-
-@dataclass(frozen=True, slots=True)
-class LeaveQuote:
-    """What leaving now was quoted to cost one player (``leave_quote``)."""
-
-    quote_id: str
-    hand: int
-    in_hand: bool
-    cost: int
-    basis: str
 
 
 class TableActor:
@@ -262,7 +157,7 @@ class TableActor:
         self.bank = bank
         self.settings = settings
         self.rng_factory = rng_factory
-        self.bot_rng: Rng = rng_factory(f"{table_id}/bots") if rng_factory else _BotRng()
+        self.bot_rng: Rng = rng_factory(f"{table_id}/bots") if rng_factory else BotRng()
         self.on_hand_end = on_hand_end
         self.seats: list[SeatSlot | None] = [None] * spec.seats
         self.watchers: dict[int, Connection] = {}
@@ -293,7 +188,7 @@ class TableActor:
         self.bot_counts: dict[int, int] = {}
         self.leave_quotes: dict[str, LeaveQuote] = {}
         """Player id -> the last ``leave_quote`` sent (good for its hand while the cost holds)."""
-        self.queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self._timer: Handle | None = None
         self._start_handle: Handle | None = None
@@ -470,7 +365,7 @@ class TableActor:
             if self.recovering:
                 return
             if self.state is not None:
-                self.submit("resume_hand")
+                self.submit(c.ResumeHand())
             else:
                 self._schedule_start()
 
@@ -487,14 +382,14 @@ class TableActor:
 
     async def _run(self) -> None:
         while True:
-            command = await self.queue.get()
+            queued = await self.queue.get()
             # What the command sends (self._send) is held until its events are durable: the
             # bank commits the events of every table in groups (one fsync for many), and nobody
             # may hear of an event that a crash could still lose.
             try:
-                self._handle(command)
+                self._handle(queued.command)
             except Exception:  # an actor must survive one bad command
-                log.exception("table %s: command %s failed", self.id, command.kind)
+                log.exception("table %s: command %s failed", self.id, queued.command)
                 self._fault()
             try:
                 await self._make_durable()
@@ -505,10 +400,10 @@ class TableActor:
                 with contextlib.suppress(Exception):
                     await self._make_durable()
             self._release()
-            if self.command_seconds is not None and command.conn is not None:
-                self.command_seconds.observe(time.perf_counter() - command.queued_at)
-            if command.done is not None and not command.done.done():
-                command.done.set_result(None)
+            if self.command_seconds is not None and getattr(queued.command, "conn", None):
+                self.command_seconds.observe(time.perf_counter() - queued.queued_at)
+            if queued.done is not None and not queued.done.done():
+                queued.done.set_result(None)
 
     def _send(self, conn: Connection, message: p.ServerMessage) -> None:
         """Queue a message; it leaves once the events before it are durable."""
@@ -535,14 +430,24 @@ class TableActor:
         except Exception:
             log.exception("table %s: cannot void hand %s", self.id, self.hand)
 
-    def submit(self, kind: str, conn: Connection | None = None, data: Any = None) -> None:
-        """Queue a command for the actor."""
-        self.queue.put_nowait(_Command(kind, conn, data))
+    def submit(
+        self, command: c.Command | str, conn: Connection | None = None, data: object = None
+    ) -> None:
+        """Queue a command for the actor (a :mod:`~sanh.server.table_commands` command; a
+        word with its payload is turned into one first, its types checked:
+        :func:`~sanh.server.table_commands.from_kind`)."""
+        if isinstance(command, str):
+            command = c.from_kind(command, conn, data)
+        self.queue.put_nowait(_Queued(command))
 
-    async def call(self, kind: str, conn: Connection | None = None, data: Any = None) -> None:
+    async def call(
+        self, command: c.Command | str, conn: Connection | None = None, data: object = None
+    ) -> None:
         """Queue a command and wait until the actor has applied it."""
+        if isinstance(command, str):
+            command = c.from_kind(command, conn, data)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.queue.put_nowait(_Command(kind, conn, data, done))
+        self.queue.put_nowait(_Queued(command, done))
         await done
 
     # ----- public facts (read-only, for the lobby) --------------------------------------
@@ -640,11 +545,52 @@ class TableActor:
         }
 
     # ----- command handling -------------------------------------------------------------
-    def _handle(self, command: _Command) -> None:
+    def _handle(self, command: c.Command) -> None:
         if self.recovering:
             self._recover_now()
-        handler = getattr(self, f"_on_{command.kind}")
-        handler(command.conn, command.data)
+        match command:
+            case c.Join(conn, invite):
+                self._on_join(conn, invite)
+            case c.Resume(conn, token):
+                self._on_resume(conn, token)
+            case c.Leave(conn):
+                self._on_leave(conn)
+            case c.Disconnect(conn):
+                self._on_disconnect(conn)
+            case c.Sit(conn, seat):
+                self._on_sit(conn, seat)
+            case c.BuyIn(conn, amount):
+                self._on_buyin(conn, amount)
+            case c.Stand(conn):
+                self._on_stand(conn)
+            case c.CancelLeave(conn):
+                self._on_cancel_leave(conn)
+            case c.QuoteLeave(conn):
+                self._on_quote_leave(conn)
+            case c.LeaveNow(conn, quote_id):
+                self._on_leave_now(conn, quote_id)
+            case c.Host(conn, amount):
+                self._on_host(conn, amount)
+            case c.Chat(conn, said):
+                self._on_chat(conn, said)
+            case c.ChatSpectators(conn, allow):
+                self._on_chat_spectators(conn, allow)
+            case c.Act(conn, message):
+                self._on_act(conn, message)
+            case c.AddBots(conn, count):
+                self._on_add_bots(conn, count)
+            case c.RemoveBots(conn):
+                self._on_remove_bots(conn)
+            case c.Tick():
+                self._on_tick()
+            case c.Bots(version):
+                self._on_bots(version)
+            case c.Start():
+                self._on_start()
+            case c.ResumeHand():
+                self._on_resume_hand()
+            case c.Recover() | c.Sync():
+                pass  # the rebuild above, or only a mark in the queue
 
     def _recover_now(self) -> None:
         """Rebuild from the log, then play on (the first command of a restored table)."""
@@ -657,14 +603,14 @@ class TableActor:
             self._clear_hand()
             return
         if self.state is not None:
-            self._on_resume_hand(None, None)
+            self._on_resume_hand()
         else:
             self._schedule_start()
 
-    def _on_recover(self, conn: Connection | None, data: Any) -> None:
+    def _on_recover(self) -> None:
         """Nothing more: :meth:`_handle` rebuilt the table before this command."""
 
-    def _on_sync(self, conn: Connection | None, data: Any) -> None:
+    def _on_sync(self) -> None:
         """Nothing: awaited (:meth:`call`), it tells that every command before it was handled."""
 
     def _error(self, conn: Connection | None, code: p.ErrorCode, message: str, **kw: Any) -> None:
@@ -700,9 +646,8 @@ class TableActor:
             return None
         return engine_seat
 
-    def _on_join(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
-        invited = data == self.spec.invite_code or conn.player.id == self.spec.host
+    def _on_join(self, conn: Connection, invite: str | None) -> None:
+        invited = invite == self.spec.invite_code or conn.player.id == self.spec.host
         if self.spec.private and not invited and self._seat_of(conn.player.id) is None:
             self._refuse(conn, p.ErrorCode.NO_SUCH_TABLE, "table_needs_invite")
             return
@@ -727,10 +672,9 @@ class TableActor:
         slot.away_deadline = None
         slot.dropped_at = None
 
-    def _on_resume(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_resume(self, conn: Connection, token: str) -> None:
         for index, slot in enumerate(self.seats):
-            if slot is not None and slot.resume_token == data and slot.player.id == conn.player.id:
+            if slot is not None and slot.resume_token == token and slot.player.id == conn.player.id:
                 self._reclaim(index)
                 self.watchers[id(conn)] = conn
                 conn.tables.add(self.id)
@@ -739,8 +683,7 @@ class TableActor:
                 return
         self._refuse(conn, p.ErrorCode.BAD_RESUME, "no_seat_for_token")
 
-    def _on_leave(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_leave(self, conn: Connection) -> None:
         if id(conn) not in self.watchers and self._seat_of(conn.player.id) is None:
             self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
             return
@@ -756,8 +699,7 @@ class TableActor:
         self.watchers.pop(id(conn), None)
         conn.tables.discard(self.id)
 
-    def _on_disconnect(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_disconnect(self, conn: Connection) -> None:
         self.watchers.pop(id(conn), None)
         seat = self._seat_of(conn.player.id)
         if seat is None:
@@ -781,15 +723,13 @@ class TableActor:
             slot.away_deadline = self._clock.now() + grace
             self._reschedule_timer()
 
-    def _on_sit(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_sit(self, conn: Connection, wanted: int | None) -> None:
         if self.spec.private and id(conn) not in self.watchers:
             self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "join_with_invite")
             return
         if self._seat_of(conn.player.id) is not None:
             self._refuse(conn, p.ErrorCode.ALREADY_SEATED, "already_seated")
             return
-        wanted: int | None = data
         free = [i for i, s in enumerate(self.seats) if s is None]
         if wanted is not None:
             if not 0 <= wanted < len(self.seats):
@@ -862,13 +802,12 @@ class TableActor:
             out.append(extra)
         return out
 
-    def _on_buyin(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_buyin(self, conn: Connection, amount: int) -> None:
         seat = self._seat_of(conn.player.id)
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "sit_down_first")
             return
-        self._buy_in(seat, int(data), conn)
+        self._buy_in(seat, amount, conn)
 
     def _buy_in(self, seat: int, amount: int, conn: Connection | None) -> None:
         slot = self.seats[seat]
@@ -891,8 +830,7 @@ class TableActor:
         self._broadcast()
         self._schedule_start()
 
-    def _on_stand(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_stand(self, conn: Connection) -> None:
         seat = self._seat_of(conn.player.id)
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
@@ -927,8 +865,7 @@ class TableActor:
             self._send(watcher, pending)
         self._broadcast()
 
-    def _on_cancel_leave(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_cancel_leave(self, conn: Connection) -> None:
         seat = self._seat_of(conn.player.id)
         slot = self.seats[seat] if seat is not None else None
         if slot is None:
@@ -955,8 +892,7 @@ class TableActor:
             return self.held.get(engine_seat, 0), "bound"
         return int(self.state.config.stacks[engine_seat]), "bound"
 
-    def _on_quote_leave(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
+    def _on_quote_leave(self, conn: Connection) -> None:
         seat = self._seat_of(conn.player.id)
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
@@ -970,12 +906,11 @@ class TableActor:
         )
         self._send(conn, message)
 
-    def _on_leave_now(self, conn: Connection | None, data: Any) -> None:
+    def _on_leave_now(self, conn: Connection, quote_id: str) -> None:
         """Leave now at the quoted cost: refused, changing nothing, if the quote is not the
         player's last one for this hand (``leave_quote_unknown``) or the cost is no longer
         the quoted one (``leave_cost_changed``; a state that moved on at the same cost is
         fine)."""
-        assert conn is not None
         seat = self._seat_of(conn.player.id)
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
@@ -984,7 +919,7 @@ class TableActor:
         in_hand = self._engine_seat(seat) is not None
         if (
             quote is None
-            or quote.quote_id != data
+            or quote.quote_id != quote_id
             or quote.hand != self.hand
             or quote.in_hand != in_hand
         ):
@@ -1057,10 +992,9 @@ class TableActor:
         least = self.game.bank_minimum(self.spec.stake, self.spec.options)
         return least, self.bank.balance(player_id)
 
-    def _on_host(self, conn: Connection | None, data: Any) -> None:
+    def _on_host(self, conn: Connection, amount: int) -> None:
         """``host {amount}``: become the banker of a player-hosted table, or change the bank
         for the next round (the current banker)."""
-        assert conn is not None
         if not self.player_banked:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "no_bank_here")
             return
@@ -1073,7 +1007,6 @@ class TableActor:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "bank_taken")
             return
         least, most = self._bank_range(conn.player.id)
-        amount = int(data)
         if most < least:
             self._refuse(conn, p.ErrorCode.INSUFFICIENT_FUNDS, text("bank_needs", least))
             return
@@ -1085,10 +1018,9 @@ class TableActor:
         self._broadcast()
         self._schedule_start()
 
-    def _on_chat(self, conn: Connection | None, data: Any) -> None:
+    def _on_chat(self, conn: Connection, said: str) -> None:
         """A line of table chat: from a seated player, the host, or a spectator if the host
         allows (``spectator_chat``); refused lines are said nowhere (sanh/server/chat.py)."""
-        assert conn is not None
         player = conn.player.id
         if id(conn) not in self.watchers:
             self._refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
@@ -1097,7 +1029,7 @@ class TableActor:
         if seat is None and player != self.spec.host and not self.spec.spectator_chat:
             self._refuse(conn, p.ErrorCode.CHAT_NOT_ALLOWED, "spectators_read_only")
             return
-        line, problem = clean_line(str(data))
+        line, problem = clean_line(said)
         if problem is not None:
             self._refuse(conn, *problem)
             return
@@ -1118,23 +1050,22 @@ class TableActor:
         for watcher in list(self.watchers.values()):
             self._send(watcher, message)
 
-    def _on_chat_spectators(self, conn: Connection | None, data: Any) -> None:
+    def _on_chat_spectators(self, conn: Connection, allow: bool) -> None:
         """The host lets spectators write in the chat, or not."""
-        assert conn is not None
         if conn.player.id != self.spec.host:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "host_sets_chat")
             return
-        self.spec.spectator_chat = bool(data)
+        self.spec.spectator_chat = allow
         self._save()
         self._broadcast()
 
-    def _on_add_bots(self, conn: Connection | None, data: Any) -> None:
+    def _on_add_bots(self, conn: Connection | None, count: int) -> None:
         if conn is not None and conn.player.id != self.spec.host:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "host_adds_bots")
             return
-        self.add_bots(int(data))
+        self.add_bots(count)
 
-    def _on_remove_bots(self, conn: Connection | None, data: Any) -> None:
+    def _on_remove_bots(self, conn: Connection | None) -> None:
         if conn is not None and conn.player.id != self.spec.host:
             self._refuse(conn, p.ErrorCode.NOT_HOST, "host_removes_bots")
             return
@@ -1191,9 +1122,7 @@ class TableActor:
         if amount > 0:
             self.bank.buy_in(self.id, slot.player.id, amount)
 
-    def _on_act(self, conn: Connection | None, data: Any) -> None:
-        assert conn is not None
-        message: p.Act = data
+    def _on_act(self, conn: Connection, message: p.Act) -> None:
         seat = self._seat_of(conn.player.id)
         if seat is None:
             self._refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here", message.nonce)
@@ -1254,7 +1183,7 @@ class TableActor:
         self._send(conn, p.Ack(nonce=message.nonce, version=version + 1))
         self._advance()
 
-    def _on_tick(self, conn: Connection | None, data: Any) -> None:
+    def _on_tick(self) -> None:
         self._timer = None
         now = self._clock.now()
         for index, slot in enumerate(self.seats):
@@ -1301,22 +1230,22 @@ class TableActor:
             if self._window_key(self.state) != window:
                 return
 
-    def _on_bots(self, conn: Connection | None, data: Any) -> None:
+    def _on_bots(self, version: int) -> None:
         self._bot_handle = None
-        if self.state is None or data != self.state.version:
+        if self.state is None or version != self.state.version:
             self._advance()
             return
         self._bots_act()
         self._advance()
 
-    def _on_resume_hand(self, conn: Connection | None, data: Any) -> None:
+    def _on_resume_hand(self) -> None:
         self.resumed_at = self._clock.now()
         for slot in self.seats:
             if slot is not None and slot.restored:
                 slot.dropped_at = self.resumed_at  # their grace runs from the resumption
         self._advance()
 
-    def _on_start(self, conn: Connection | None, data: Any) -> None:
+    def _on_start(self) -> None:
         self._start_handle = None
         self._maybe_start_hand()
 
@@ -1340,7 +1269,7 @@ class TableActor:
         if self.state is not None or self._start_handle is not None or self.task is None:
             return
         wait = self.settings.scaled(self.settings.between_hands if delay is None else delay)
-        self._start_handle = self._clock.call_later(wait, self.submit, "start")
+        self._start_handle = self._clock.call_later(wait, self.submit, c.Start())
 
     def _maybe_start_hand(self) -> None:
         if self.state is not None:
@@ -1778,7 +1707,7 @@ class TableActor:
                     times.append(grace)  # from then on its turns apply at once
         if not times or self.task is None:
             return
-        self._timer = self._clock.call_at(min(times), self.submit, "tick")
+        self._timer = self._clock.call_at(min(times), self.submit, c.Tick())
 
     def _schedule_bots(self) -> None:
         if self.state is None or self._bot_handle is not None or self.task is None:
@@ -1787,7 +1716,7 @@ class TableActor:
             return
         delay = self.settings.scaled(self.settings.bot_delay)
         version = self.state.version
-        self._bot_handle = self._clock.call_later(delay, self.submit, "bots", None, version)
+        self._bot_handle = self._clock.call_later(delay, self.submit, c.Bots(version))
 
     def _bot_seats_to_act(self) -> list[int]:
         turn = self.game.to_act(self.state)
@@ -2125,15 +2054,3 @@ def _matches(value: Any, hint: Any) -> bool:
 
 def _event_body(event: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k not in {"kind", "seq"}}
-
-
-class _BotRng:
-    """Bots' randomness: a fast PRNG seeded from the OS (bots' choices are not secret draws;
-    the deck and the dice always come from the hand's provably fair stream)."""
-
-    def __init__(self) -> None:
-        self._random = random.Random(secrets.randbits(128))
-
-    def randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``."""
-        return self._random.randrange(n)
