@@ -42,6 +42,7 @@ __all__ = [
     "Start",
     "Sync",
     "Tick",
+    "client_of",
     "from_kind",
 ]
 
@@ -300,3 +301,12 @@ def from_kind(kind: str, conn: Connection | None = None, data: object = None) ->
         case "sync":
             return Sync()
     raise ValueError(f"no table command {kind!r}")
+
+
+def client_of(command: Command) -> Connection | None:
+    """The connection a command came from (None: the table's own, or the hall's)."""
+    match command:
+        case Tick() | Bots() | Start() | ResumeHand() | Recover() | Sync():
+            return None
+        case _:
+            return command.conn
