@@ -28,11 +28,16 @@ class Broadcaster:
 
     def __init__(self, table: TableActor) -> None:
         self.t = table
-        self.outgoing: list[tuple[Connection, p.ServerMessage]] = []
-        """Messages of the command being handled: sent once its events are durable."""
+        self.outgoing: list[tuple[Connection, p.ServerMessage | bytes]] = []
+        """Messages of the command being handled (a ``table`` update already encoded, shared
+        by the watchers who see the same): sent once its events are durable."""
+        self._viewed: tuple[Any, Any] | None = None
+        """The (state, game) whose views :attr:`_views` holds."""
+        self._views: dict[int | None, dict[str, Any]] = {}
+        """Engine seat (``None``: the public view) -> its view of :attr:`_viewed` as JSON."""
 
     # ----- holding and releasing ---------------------------------------------------------------
-    def send(self, conn: Connection, message: p.ServerMessage) -> None:
+    def send(self, conn: Connection, message: p.ServerMessage | bytes) -> None:
         """Queue a message; it leaves once the events before it are durable."""
         self.outgoing.append((conn, message))
 
@@ -40,7 +45,10 @@ class Broadcaster:
         """Hand the command's messages to their connections (its events are durable)."""
         outgoing, self.outgoing = self.outgoing, []
         for conn, message in outgoing:
-            conn.send(message)
+            if isinstance(message, bytes):
+                conn.send_encoded(message)
+            else:
+                conn.send(message)
 
     def drop(self) -> None:
         """Forget the command's messages (its events could not be written)."""
@@ -92,8 +100,20 @@ class Broadcaster:
         seat = t.seat_of(conn.player.id)
         # A player not in the hand (an empty seat of a house round too) sees the public view.
         viewer = None if seat is None else t.engine_seat(seat, state)
-        value: dict[str, Any] = fast_jsonable(t.game.observe(state, viewer))
-        return value
+        return self.view_of(state, viewer)
+
+    def view_of(self, state: Any, viewer: int | None) -> dict[str, Any]:
+        """``viewer``'s view of ``state`` as JSON, made once per state and viewer: the engines
+        are pure and a state is never changed, so a view is rebuilt only when the state (or
+        the game) is another one, never for a broadcast that changed only the seats."""
+        game = self.t.game
+        viewed = self._viewed
+        if viewed is None or viewed[0] is not state or viewed[1] is not game:
+            self._viewed, self._views = (state, game), {}
+        view = self._views.get(viewer)
+        if view is None:
+            view = self._views[viewer] = fast_jsonable(game.observe(state, viewer))
+        return view
 
     def seats_json(self) -> list[dict[str, Any]]:
         """The seats as every watcher sees them."""
@@ -139,10 +159,23 @@ class Broadcaster:
         """The ``table`` message for one connection."""
         t = self.t
         seat = t.seat_of(conn.player.id)
-        slot = t.seats[seat] if seat is not None else None
         deadlines, commitment = common if common is not None else self.common()
         if view is not None:
             conn.hands_shown[t.id] = t.hand
+        return self._update(seat, view, seats, deadlines, commitment, watching)
+
+    def _update(
+        self,
+        seat: int | None,
+        view: dict[str, Any] | None,
+        seats: list[dict[str, Any]],
+        deadlines: dict[str, float],
+        commitment: str | None,
+        watching: int | None,
+    ) -> p.TableUpdate:
+        """The ``table`` message for whoever holds ``seat`` (``None``: a spectator)."""
+        t = self.t
+        slot = t.seats[seat] if seat is not None else None
         return p.TableUpdate(
             table=t.id,
             game=t.game.info.id,
@@ -172,21 +205,32 @@ class Broadcaster:
 
     def broadcast(self, views: dict[int, dict[str, Any] | None] | None = None) -> None:
         """Tell every watcher the table; ``views``: the view each connection gets (by its id),
-        instead of the current state's (a hand's last views, sent with its result)."""
+        instead of the current state's (a hand's last views, sent with its result).
+
+        The message a watcher gets depends only on their seat and their view, so it is encoded
+        once for each (seat, view) and the bytes shared: every spectator (and every seated
+        player out of the hand) gets the one public view, a player's several tabs one copy."""
         t = self.t
         if not t.watchers:
             return
-        public: dict[str, Any] | None = None
-        if views is None and t.state is not None:
-            public = fast_jsonable(t.game.observe(t.state, None))
         seats = self.seats_json()
-        common = self.common()
+        deadlines, commitment = self.common()
         watching = self.watching()
+        encoded: dict[tuple[int | None, int], bytes] = {}
         for conn in list(t.watchers.values()):
+            seat = t.seat_of(conn.player.id)
             if views is not None:
                 view = views.get(id(conn))
+            elif t.state is None:
+                view = None
             else:
-                seat = t.seat_of(conn.player.id)
-                in_hand = seat is not None and t.engine_seat(seat) is not None
-                view = self.view_json(conn, t.state) if in_hand else public
-            self.send(conn, self.update_for(conn, view, seats, common, watching))
+                engine_seat = None if seat is None else t.engine_seat(seat)
+                view = self.view_of(t.state, engine_seat)
+            if view is not None:
+                conn.hands_shown[t.id] = t.hand
+            key = (seat, id(view))
+            data = encoded.get(key)
+            if data is None:
+                message = self._update(seat, view, seats, deadlines, commitment, watching)
+                data = encoded[key] = p.encode(message)
+            self.send(conn, data)

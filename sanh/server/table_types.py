@@ -58,10 +58,15 @@ class Connection:
 
     def send(self, message: p.ServerMessage) -> None:
         """Queue a message; a client too slow to drain its queue is disconnected."""
+        if not self.closed:
+            self.send_encoded(p.encode(message))
+
+    def send_encoded(self, data: bytes) -> None:
+        """Queue a message already encoded (one encoding shared by several connections)."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(p.encode(message))
+            self.outbox.put_nowait(data)
         except asyncio.QueueFull:
             self.close()
 

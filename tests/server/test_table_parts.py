@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import json
 import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sanh.server import protocol as p
 from sanh.server import table_commands as c
+from sanh.server.hall import Hall
 from sanh.server.services import PlayerInfo
 from sanh.server.table_types import Connection
+from sanh.server.wallet_services import WalletServices
 
 SERVER = Path(__file__).resolve().parents[2] / "sanh" / "server"
 TABLE_MODULES = sorted(SERVER.glob("table*.py"))
@@ -109,3 +113,54 @@ def test_a_command_word_becomes_its_typed_command_or_is_refused() -> None:
             c.from_kind("no_such_command", conn, None)
 
     asyncio.run(body())
+
+
+# ----- the broadcaster: one view per state and viewer, one encoding per distinct message ------
+def _raw(conn: Connection) -> list[bytes]:
+    out = []
+    while not conn.outbox.empty():
+        raw = conn.outbox.get_nowait()
+        if raw is not None:
+            out.append(raw)
+    return out
+
+
+def test_views_are_made_once_per_state_and_spectators_share_one_encoding() -> None:
+    from tests.server.test_table import Seat, _run, _sit, _table, _until
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        players = [Seat(services, f"p{i}") for i in range(3)]
+        watchers = [Seat(services, f"w{i}") for i in range(2)]
+        actor = _table(hall, "lieng", 3, players[0])
+        await _sit(actor, *players)
+        for watcher in watchers:
+            await actor.call(c.Join(watcher.conn))
+        await _until(lambda: actor.state is not None and actor.state.phase == "bet")
+        for seat in (*players, *watchers):
+            _raw(seat.conn)
+        observed: list[int | None] = []
+        game = actor.game = type(actor.game)()
+        real = game.observe
+
+        def counting(state: Any, viewer: int | None) -> Any:
+            observed.append(viewer)
+            return real(state, viewer)
+
+        game.observe = counting  # type: ignore[method-assign]
+        state = actor.state
+        await actor.call(c.ChatSpectators(players[0].conn, True))  # a broadcast, same state
+        assert actor.state is state
+        assert sorted(observed, key=str) == sorted([0, 1, 2, None], key=str)
+        await actor.call(c.ChatSpectators(players[0].conn, False))  # again: no view rebuilt
+        assert len(observed) == 4
+        first, second = (_raw(w.conn)[-1] for w in watchers)
+        assert first is second  # one encoding, the same bytes for every spectator
+        update = json.loads(first)
+        assert update["type"] == "table" and update["your_seat"] is None
+        assert update["view"]["viewer"] is None
+        mine = [json.loads(_raw(seat.conn)[-1]) for seat in players]
+        assert sorted(m["view"]["viewer"] for m in mine) == [0, 1, 2]
+        assert all(m["resume_token"] for m in mine)
+        assert len({m["resume_token"] for m in mine}) == 3
+
+    _run(body)
