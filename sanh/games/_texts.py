@@ -280,7 +280,7 @@ REFUSALS: Mapping[str, str] = {
     "no_meld_number": "{seat0} has no meld number {n1}",
     "does_not_fit": "{cards0} does not fit {seat1}'s meld {cards2}",
     "not_phom_action": "not an action of Phỏm",
-    # ----- the server (sanh/server/table.py) ---------------------------------------------
+    # ----- the server (sanh/server/table_*.py) ---------------------------------------------
     "wallet_short": "{seat0}'s wallet cannot cover {gold1} more",
     "own_seat_only": "you can only act for your own seat",
     "not_legal_action": "not a legal action",
@@ -293,7 +293,7 @@ REFUSALS: Mapping[str, str] = {
 was voided: every code and its English template (part of :data:`TEXTS`)."""
 
 SERVER_TEXTS: Mapping[str, str] = {
-    # ----- a table's answers to join, sit, buy-in, bots, act (sanh/server/table.py) -------
+    # ----- a table's answers to join, sit, buy-in, bots, act (sanh/server/table_*.py) -------
     "table_needs_invite": "this table needs an invite code",
     "no_seat_for_token": "no seat for this resume token",
     "not_at_table": "you are not at this table",
@@ -423,7 +423,7 @@ SERVER_TEXTS: Mapping[str, str] = {
     "method_not_allowed": "this path does not take this method",
     "field_invalid": "{n0} is missing or not valid",
     "no_such_endpoint": "no such endpoint",
-    # ----- the bank of a player-hosted table (sanh/server/table.py, ``host``) -----------
+    # ----- the bank of a player-hosted table (sanh/server/table_seating.py, ``host``) -----------
     "waiting_for_host": "no banker: betting is closed until a player becomes the banker",
     "void_no_host": "the banker left: every bet is refunded",
     "no_bank_here": "this table has no player banker",

@@ -15,6 +15,7 @@ from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games._texts import clean, text
 from sanh.games.base import Game, GameInfo, OptionSpec, TableConfig
+from sanh.server import table_commands as c
 from sanh.server.chat import ChatLimiter, LobbyChat
 from sanh.server.clock import Clock, LoopClock
 from sanh.server.metrics import Histogram
@@ -150,7 +151,7 @@ class Hall:
         outcomes: dict[str, str] = {}
         for actor in actors:
             if actor.recovering and actor.task is not None:
-                await actor.call("recover")
+                await actor.call(c.Recover())
             outcomes[actor.id] = actor.recovery or "failed"
         return outcomes
 
@@ -172,7 +173,7 @@ class Hall:
                 )
                 actor = self._add(table_id, spec)
             if actor.seated == 0:
-                actor.submit("add_bots", None, actor.spec.seats - 1)
+                actor.submit(c.AddBots(None, actor.spec.seats - 1))
 
     def open_system_tables(self) -> None:
         """Open the house tables the registered games declare (:func:`system_tables`)."""
@@ -189,7 +190,7 @@ class Hall:
             )
             actor = self._add(table_id, spec)
             if house.bots and not actor.spec.bots:
-                actor.submit("add_bots", None, house.bots)
+                actor.submit(c.AddBots(None, house.bots))
 
     def _add(
         self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
