@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sanh.games._texts import join, text
 from sanh.games.base import Settlement, SettlementLine
+from sanh.texts import join, text
 from sanh.types import Chips, Seat
 
 __all__ = ["Debt", "Purse"]
@@ -29,7 +29,7 @@ class Debt:
     amount: Chips
     item: str
     detail: str = ""
-    """A text code (:mod:`sanh.games._texts`) saying more about the debt, or ``""``."""
+    """A text code (:mod:`sanh.texts`) saying more about the debt, or ``""``."""
 
 
 class Purse:

@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.errors import ConfigError
 from sanh.eval.combos import Combo, Kind
-from sanh.games._texts import clean, join, text
 from sanh.games.base import Action, Settlement, SettlementLine, TableConfig
+from sanh.texts import clean, join, text
 from sanh.types import Seat
 
 __all__ = [
@@ -70,7 +70,7 @@ class Debt:
     item: str
     """``penalty``, ``cong``, ``cut``, ``instant_win``, ``sam``, ``leave`` …"""
     detail: str = ""
-    """A text code (:mod:`sanh.games._texts`) saying more about the debt, or ``""``."""
+    """A text code (:mod:`sanh.texts`) saying more about the debt, or ``""``."""
 
 
 def seats_from(start: Seat, seats: int, step: int) -> list[Seat]:

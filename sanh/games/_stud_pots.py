@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import clean, text
 from sanh.games.base import Action, AmountRange, Event, Game
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [

@@ -62,7 +62,6 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import clean, describe, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -97,6 +96,7 @@ from sanh.games.base import (
     remap_seat,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import clean, describe, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_timers"]
@@ -168,7 +168,7 @@ class ChuongState:
     outcome: str = ""
     """Once over: ``showdown`` or ``cancelled``."""
     reason: str = ""
-    """Why a round was cancelled, a text code (:mod:`sanh.games._texts`): ``no_bets``."""
+    """Why a round was cancelled, a text code (:mod:`sanh.texts`): ``no_bets``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

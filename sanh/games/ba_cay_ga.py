@@ -60,7 +60,6 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import clean, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -94,6 +93,7 @@ from sanh.games.base import (
     remap_seat,
 )
 from sanh.games.hosting import Hosting
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayGa", "GaState", "GaView", "ga_timers"]

@@ -42,10 +42,11 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games import _texts  # noqa: F401  (the games' codes, declared before any is written)
 from sanh.games._evolve import evolve
 from sanh.games._rules_at_hand import GAME_RULES, PAYOUTS
-from sanh.games._texts import clean, text
 from sanh.games.hosting import Hosting
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [

@@ -74,7 +74,6 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -93,6 +92,7 @@ from sanh.games.base import (
     View,
     remap_named_seats,
 )
+from sanh.texts import text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [

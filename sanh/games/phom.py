@@ -102,7 +102,6 @@ from sanh.eval.melds import (
 )
 from sanh.games._debts import Debt, Purse
 from sanh.games._evolve import evolve
-from sanh.games._texts import clean, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -121,6 +120,7 @@ from sanh.games.base import (
     View,
     remap_seat,
 )
+from sanh.texts import clean, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [

@@ -108,7 +108,6 @@ from sanh.games._shedding import (
     seats_from,
     settle_debts,
 )
-from sanh.games._texts import clean, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -127,6 +126,7 @@ from sanh.games.base import (
     remap_named_seats,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [

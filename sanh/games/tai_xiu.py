@@ -92,7 +92,6 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -115,6 +114,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock, PlayerBank
+from sanh.texts import clean, describe, join, text
 from sanh.types import UNITS_PER_GOLD, Chips, Seat, format_gold
 
 __all__ = [

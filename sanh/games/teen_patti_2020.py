@@ -81,7 +81,6 @@ from sanh.eval import (
     teen_patti_category,
     teen_patti_rank,
 )
-from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -104,6 +103,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
+from sanh.texts import clean, describe, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [

@@ -93,7 +93,6 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
 from sanh.games._evolve import evolve
-from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -116,6 +115,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
+from sanh.texts import clean, describe, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [

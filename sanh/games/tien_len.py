@@ -101,7 +101,6 @@ from sanh.games._shedding import (
     seats_from,
     settle_debts,
 )
-from sanh.games._texts import join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -118,6 +117,7 @@ from sanh.games.base import (
     View,
     remap_named_seats,
 )
+from sanh.texts import join, text
 from sanh.types import Chips, Seat
 
 __all__ = [

@@ -86,7 +86,6 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -107,6 +106,7 @@ from sanh.games.base import (
     remap_named_seats,
 )
 from sanh.games.hosting import Hosting
+from sanh.texts import text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [

@@ -32,7 +32,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY
-from sanh.games._texts import clean, describe, text
 from sanh.ledger.players import (
     NAME_LENGTH_MAX,
     PASSWORD_LENGTH_MIN,
@@ -56,6 +55,7 @@ from sanh.server.rules import rules_document
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
+from sanh.texts import clean, describe, text
 
 __all__ = ["HallServices", "create_app"]
 

@@ -68,7 +68,6 @@ from sanh.cards.card import Card
 from sanh.cards.rng import ProvablyFairRng, Rng, commitment_of, new_server_seed
 from sanh.errors import ConfigError, IllegalActionError, NotationError, NotYourTurnError
 from sanh.games import find_game
-from sanh.games._texts import describe, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -91,6 +90,7 @@ from sanh.server.jsonview import fast_jsonable
 from sanh.server.metrics import Histogram
 from sanh.server.services import Bank, PlayerInfo
 from sanh.server.settings import Settings
+from sanh.texts import describe, text
 
 __all__ = ["Connection", "LogWriter", "SeatSlot", "TableActor", "TableSpec"]
 

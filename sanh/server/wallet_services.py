@@ -32,7 +32,6 @@ from typing import Any
 from argon2 import PasswordHasher
 
 from sanh.games import find_game
-from sanh.games._texts import text
 from sanh.games.base import Settlement
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import (
@@ -56,6 +55,7 @@ from sanh.notation.jsonable import to_jsonable
 from sanh.server.eventlog import INSERT, EventLog
 from sanh.server.recall import recall_hand
 from sanh.server.services import DailyRefused, HandOpen, PlayerInfo
+from sanh.texts import text
 
 __all__ = ["LedgerBank", "WalletServices"]
 

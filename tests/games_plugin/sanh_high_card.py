@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -42,6 +41,7 @@ from sanh.games.base import (
     View,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import text
 from sanh.types import Chips, Seat
 
 __all__ = ["GAMES", "CloseBetting", "Fold", "HighCard", "HighCardState", "HighCardView", "Play"]
