@@ -140,6 +140,8 @@ BANKER = "banker"
 class Bet(Action):
     """Đặt cược: bet ``amount`` (minor units) against the banker."""
 
+    wire = "Bet"
+
     amount: int
 
 
@@ -547,13 +549,13 @@ class BaCayChuong(Game[ChuongState]):
         for seat, multiple in outcomes:
             if multiple < 0:
                 amount = state.bets[seat] * -multiple
-                purse.pay(seat, [Debt(banker, amount, "bet", text("loses_to_banker"))])
+                purse.pay([Debt(seat, banker, amount, "bet", text("loses_to_banker"))])
         wins = [
-            Debt(seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
+            Debt(banker, seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
             for seat, multiple in outcomes
             if multiple > 0
         ]
-        purse.pay(banker, wins)
+        purse.pay(wins)
         return purse
 
     def settle(self, state: ChuongState) -> Settlement:

@@ -111,9 +111,25 @@ class Action:
     """True for actions a seat may take out of turn (leaving, forfeiting): :meth:`Game.validate`
     then skips the turn check and leaves the rest to :meth:`Game.validate_action`."""
 
+    wire: ClassVar[str]
+    """The action's name in its JSON form (``"type"``), in stored logs, on the WebSocket and in
+    the texts (``action.<wire>``): declared by every action class, so renaming the Python class
+    changes nothing a log or a client has seen. A name once used is kept or moved to
+    :attr:`wire_aliases`."""
+
+    wire_aliases: ClassVar[tuple[str, ...]] = ()
+    """Names the action had before: stored logs written with them still replay
+    (:func:`sanh.notation.jsonable.event_from_json`)."""
+
+    def __init_subclass__(cls) -> None:
+        # no super() call: a slots dataclass's methods see the class before it was rebuilt
+        wire = cls.__dict__.get("wire")
+        if not isinstance(wire, str) or not wire:
+            raise TypeError(f"action class {cls.__qualname__} declares no wire name (wire = ...)")
+
     def __str__(self) -> str:
         who = "t" if self.seat is None else f"p{self.seat + 1}"
-        parts = [who, type(self).__name__.lower()]
+        parts = [who, self.wire.lower()]
         for f in dataclasses.fields(self)[1:]:
             value = getattr(self, f.name)
             if isinstance(value, tuple):
@@ -134,6 +150,8 @@ class SitIn(Action):
     The betting window never closes by itself while a seat is empty (the table closes it on
     its clock). Never listed among the legal actions: the server applies it when a player sits.
     """
+
+    wire = "SitIn"
 
     chair: Seat
     stack: Chips

@@ -389,7 +389,7 @@ class Lieng(Game[LiengState]):
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         if isinstance(action, Leave):
             if action.seat is None or state.phase not in ("bet", "show"):
-                reason = text("not_possible_now", type(action).__name__, state.phase)
+                reason = text("not_possible_now", action.wire, state.phase)
                 raise IllegalActionError(action, reason, state.version)
             return  # check_seat_in_hand has refused seats out of the hand
         if state.phase == "bet":
@@ -398,7 +398,7 @@ class Lieng(Game[LiengState]):
             state.betting.validate(action, state.version)
             return
         if action not in self.legal_actions(state):
-            reason = text("not_possible_now", type(action).__name__, state.phase)
+            reason = text("not_possible_now", action.wire, state.phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: LiengState, seat: Seat | None, reason: Reason) -> Action | None:

@@ -186,6 +186,8 @@ fast."""
 class Place(Action):
     """Place ``amount`` more chips on ``bet`` (an area of :data:`AREAS`), not yet confirmed."""
 
+    wire = "Place"
+
     bet: str = "big"
     amount: int = 0
 
@@ -194,20 +196,28 @@ class Place(Action):
 class Confirm(Action):
     """Confirm every chip placed and not yet confirmed ("Đồng ý"): they become bets."""
 
+    wire = "Confirm"
+
 
 @dataclass(frozen=True, slots=True)
 class Clear(Action):
     """Take back every chip placed and not yet confirmed."""
+
+    wire = "Clear"
 
 
 @dataclass(frozen=True, slots=True)
 class Ready(Action):
     """The seat has finished betting (nothing left unconfirmed); it is not asked again."""
 
+    wire = "Ready"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table closes the betting window (``seat=None``); unconfirmed chips are dropped."""
+
+    wire = "CloseBetting"
 
 
 # ----- payouts ---------------------------------------------------------------------------

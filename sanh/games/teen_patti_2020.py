@@ -202,6 +202,8 @@ DEFAULT_SIX_CARD = "1000-200-100-20-15-10-7"
 class Bet(Action):
     """Put ``amount`` more on bet area ``bet`` (one of :data:`BETS`) during the betting window."""
 
+    wire = "Bet"
+
     bet: str = "player_a"
     amount: int = 0
 
@@ -210,10 +212,14 @@ class Bet(Action):
 class Ready(Action):
     """The seat has finished betting: its bets stand and it is not asked again this round."""
 
+    wire = "Ready"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table closes the betting window (``seat=None``; the server's countdown ran out)."""
+
+    wire = "CloseBetting"
 
 
 # ----- paytable --------------------------------------------------------------------------

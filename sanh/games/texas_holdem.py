@@ -133,11 +133,15 @@ _BOARD_SIZES = (0, 3, 4, 5)
 class Fold(Action):
     """Give up the hand (*Bỏ*); chips already put in stay in the pots."""
 
+    wire = "Fold"
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
     """Leaving the table mid-hand (RULES.md §4.8): a fold at once, in turn or not (an
     ``anytime`` action, never listed); chips already put in stay in the pots."""
+
+    wire = "Leave"
 
     anytime: ClassVar[bool] = True
 
@@ -146,15 +150,21 @@ class Leave(Action):
 class Check(Action):
     """Pass without betting (*Chuyển*, *Xem*); only when there is nothing to call."""
 
+    wire = "Check"
+
 
 @dataclass(frozen=True, slots=True)
 class Call(Action):
     """Match the highest bet of the round (*Theo*), or go all-in for less."""
 
+    wire = "Call"
+
 
 @dataclass(frozen=True, slots=True)
 class RaiseTo(Action):
     """Bet or raise (*Tố*) so that this seat's bet in the round totals ``amount``."""
+
+    wire = "RaiseTo"
 
     amount: Chips = 0
 
@@ -162,6 +172,8 @@ class RaiseTo(Action):
 @dataclass(frozen=True, slots=True)
 class AllIn(Action):
     """All-in or Fold: commit the whole stake (a call when it does not cover the bet)."""
+
+    wire = "AllIn"
 
 
 # ----- parameters ------------------------------------------------------------------------

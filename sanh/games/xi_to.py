@@ -67,6 +67,7 @@ from sanh.eval.xito import (
     xito_key,
     xito_suit_value,
 )
+from sanh.games._evolve import put
 from sanh.games._stud_pots import (
     AllIn,
     Betting,
@@ -148,12 +149,16 @@ BUYIN_MAX_L = 10
 class TurnUp(Action):
     """Variant 2: turn ``card`` (one of the two first cards) face up; the other is the hole."""
 
+    wire = "TurnUp"
+
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class SetRules(Action):
     """``xito.option_setter = first_bettor``: the first bettor sets the two table rules."""
+
+    wire = "SetRules"
 
     hole_5th: bool
     tay_max: bool
@@ -519,7 +524,7 @@ class XiTo(Game[XiToState]):
         phase = state.phase
         if isinstance(action, Leave):
             if action.seat is None or phase == "over" or phase == "shuffle":
-                reason = text("not_possible_now", type(action).__name__, phase)
+                reason = text("not_possible_now", action.wire, phase)
                 raise IllegalActionError(action, reason, state.version)
             return  # check_seat_in_hand has refused seats out of the hand
         if phase == "bet":
@@ -531,7 +536,7 @@ class XiTo(Game[XiToState]):
             if phase == "choose" and isinstance(action, TurnUp):
                 reason = "turn_up_own"
             else:
-                reason = text("not_possible_now", type(action).__name__, phase)
+                reason = text("not_possible_now", action.wire, phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: XiToState, seat: Seat | None, reason: Reason) -> Action | None:
@@ -572,8 +577,8 @@ class XiTo(Game[XiToState]):
             ups = (index == 0, index == 1)
             state = dataclasses.replace(
                 state,
-                up=_set(state.up, seat, ups),
-                chosen=_set(state.chosen, seat, True),
+                up=put(state.up, seat, ups),
+                chosen=put(state.chosen, seat, True),
             )
             if all(c or not h for c, h in zip(state.chosen, state.betting.in_hand, strict=True)):
                 return self._before_round_one(state)
@@ -600,7 +605,7 @@ class XiTo(Game[XiToState]):
             winner = state.betting.live_seats()[0]
             return dataclasses.replace(state, phase="show", winner=winner)
         if state.phase == "choose":
-            state = dataclasses.replace(state, chosen=_set(state.chosen, seat, True))
+            state = dataclasses.replace(state, chosen=put(state.chosen, seat, True))
             if all(state.chosen):
                 return self._before_round_one(state)
             return state
@@ -957,10 +962,6 @@ def _winners(settlement: Settlement | None) -> tuple[Seat, ...]:
         if key == "winners":
             return tuple(value)
     return ()
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 GAMES = (XiTo(),)

@@ -626,7 +626,7 @@ def create_app(
                     "options": [
                         to_jsonable(o) for o in offered_options(info, settings.house_tai_xiu_tables)
                     ],
-                    "actions": [cls.__name__ for cls in info.action_types],
+                    "actions": [cls.wire for cls in info.action_types],
                 }
             )
         return {"games": sorted(out, key=lambda g: g["id"])}

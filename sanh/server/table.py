@@ -1714,9 +1714,7 @@ class TableActor:
         """Which window (or turn) the state is in: phase, table actions, simultaneity."""
         turn = self.game.to_act(state)
         seats = turn if isinstance(turn, tuple) else ()
-        table_actions = tuple(
-            sorted({type(a).__name__ for a in self.game.legal_actions_for(state, None)})
-        )
+        table_actions = tuple(sorted({a.wire for a in self.game.legal_actions_for(state, None)}))
         simultaneous = bool(table_actions) or len(seats) > 1
         return (self.game.phase(state), simultaneous, table_actions)
 

@@ -51,15 +51,21 @@ __all__ = ["GAMES", "CloseBetting", "Fold", "HighCard", "HighCardState", "HighCa
 class Play(Action):
     """Stay in: one more L in the pot."""
 
+    wire = "Play"
+
 
 @dataclass(frozen=True, slots=True)
 class Fold(Action):
     """Give up the ante."""
 
+    wire = "Fold"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table's clock closes the betting window (``seat=None``): the undecided fold."""
+
+    wire = "CloseBetting"
 
 
 @dataclass(frozen=True, slots=True)
