@@ -114,6 +114,7 @@ from sanh.games.base import (
     OptionValue,
     Reason,
     Roll,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
@@ -338,7 +339,7 @@ class PhomView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class _Rules:
+class _Rules(Rules):
     tai: bool
     per_game: bool
     eat_multipliers: tuple[int, ...]

@@ -31,14 +31,15 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
     TableConfig,
     View,
+    option,
 )
 from sanh.games.hosting import Hosting, PhaseClock
 from sanh.texts import text
@@ -95,6 +96,15 @@ class HighCardView(View):
     winner: Seat | None
 
 
+@dataclass(frozen=True, slots=True)
+class HighCardRules(Rules):
+    """The game's rule options, each declared once: ``GameInfo.options`` and
+    ``HighCard().rules(config)`` derive from these fields."""
+
+    betting_s: int = option("highcard.betting_s", 20, help="the betting window, seconds")
+    buyin_s: int = option("highcard.buyin_s", 8, help="the buy-in panel's timer, seconds")
+
+
 class HighCard(Game[HighCardState]):
     """High card (see the module docstring)."""
 
@@ -109,10 +119,7 @@ class HighCard(Game[HighCardState]):
         max_actions=1 + 6 + 1,
         rules_source="tests/games_plugin/sanh_high_card.py",
         aliases=("bai cao test",),
-        options=(
-            OptionSpec("highcard.betting_s", 20, help="the betting window, seconds"),
-            OptionSpec("highcard.buyin_s", 8, help="the buy-in panel's timer, seconds"),
-        ),
+        rules=HighCardRules,
         action_types=(Play, Fold, CloseBetting),
         hosting=Hosting(
             table_stake=True,
