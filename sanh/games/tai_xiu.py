@@ -92,6 +92,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -204,20 +205,6 @@ class Clear(Action):
     """Take back every chip placed and not yet confirmed."""
 
     wire = "Clear"
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting (nothing left unconfirmed); it is not asked again."""
-
-    wire = "Ready"
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``); unconfirmed chips are dropped."""
-
-    wire = "CloseBetting"
 
 
 # ----- payouts ---------------------------------------------------------------------------

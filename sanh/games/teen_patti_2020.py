@@ -81,6 +81,7 @@ from sanh.eval import (
     teen_patti_category,
     teen_patti_rank,
 )
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -206,20 +207,6 @@ class Bet(Action):
 
     bet: str = "player_a"
     amount: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting: its bets stand and it is not asked again this round."""
-
-    wire = "Ready"
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``; the server's countdown ran out)."""
-
-    wire = "CloseBetting"
 
 
 # ----- paytable --------------------------------------------------------------------------

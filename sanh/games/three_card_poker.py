@@ -93,6 +93,7 @@ from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
 from sanh.games._evolve import evolve, put
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -237,20 +238,6 @@ class Bet(Action):
 
     spot: str = "ante"
     amount: Chips = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting (its bets stand); it is not asked again this window."""
-
-    wire = "Ready"
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``; the default at the deadline)."""
-
-    wire = "CloseBetting"
 
 
 @dataclass(frozen=True, slots=True)
