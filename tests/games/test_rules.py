@@ -4,18 +4,37 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
 from sanh.errors import ConfigError
-from sanh.games import find_game
-from sanh.games.base import TableConfig
+from sanh.games import REGISTRY, find_game
+from sanh.games.base import Game, TableConfig
 from sanh.games.lieng import Lieng, LiengOptions
 
 GAME = find_game("lieng")
 
 
+DECLARED = [g for g in REGISTRY.values() if g.info.rules is not None]
+
+
+@pytest.mark.parametrize("game", DECLARED, ids=lambda g: g.info.id)
+def test_each_declared_game_derives_its_options_and_rules(game: Game[Any]) -> None:
+    rules_type = game.info.rules
+    assert rules_type is not None
+    fields = [f for f in dataclasses.fields(rules_type) if "option" in f.metadata]
+    assert game.info.options == tuple(f.metadata["option"] for f in fields)
+    config = TableConfig.make(seats=game.info.seats_min)
+    rules = game.rules(config)
+    values = game.options(config)
+    for f in fields:
+        assert f.default == f.metadata["option"].default, f.name
+        assert getattr(rules, f.name) == values[f.metadata["option"].name], f.name
+
+
 def test_the_options_are_the_fields_of_the_rules_dataclass() -> None:
+    assert {"lieng", "xi-to"} <= {g.info.id for g in DECLARED}
     assert GAME.info.rules is LiengOptions
     fields = [f for f in dataclasses.fields(LiengOptions) if "option" in f.metadata]
     assert GAME.info.options == tuple(f.metadata["option"] for f in fields)
