@@ -15,6 +15,8 @@ Expected ledger refusals (insufficient funds, duplicate ids) are result codes, n
 
 from __future__ import annotations
 
+from sanh.texts import describe
+
 __all__ = [
     "ConfigError",
     "IllegalActionError",
@@ -38,7 +40,7 @@ class IllegalActionError(SanhError, ValueError):
     """A well-formed action that the rules forbid in the current state.
 
     The state it was tried on is left unchanged. ``reason`` is a text code
-    (:mod:`sanh.games._texts`, ``betting_closed``, ``cannot_check:500``) that clients translate;
+    (:mod:`sanh.texts`, ``betting_closed``, ``cannot_check:500``) that clients translate;
     :attr:`words` and ``str()`` give it in English.
     """
 
@@ -52,8 +54,6 @@ class IllegalActionError(SanhError, ValueError):
     @property
     def words(self) -> str:
         """The reason in English (a reason that is no known code as it is)."""
-        from sanh.games._texts import describe  # lazy: sanh.games imports this module
-
         return describe(self.reason)
 
 
@@ -64,15 +64,13 @@ class NotYourTurnError(IllegalActionError):
 class ConfigError(SanhError, ValueError):
     """An impossible table configuration.
 
-    ``text`` is a text code (:mod:`sanh.games._texts`, ``seats_range:lieng:2:6:9``) when the
+    ``text`` is a text code (:mod:`sanh.texts`, ``seats_range:lieng:2:6:9``) when the
     refusal is one the lobby can meet and clients translate; ``str()`` is English either way
     (the code's words when no message is given).
     """
 
     def __init__(self, message: str = "", *, text: str | None = None) -> None:
         if text is not None and not message:
-            from sanh.games._texts import describe  # lazy: sanh.games imports this module
-
             message = describe(text)
         self.text = text
         super().__init__(message)

@@ -177,3 +177,142 @@ def test_http_endpoints_are_module_level_functions() -> None:
     for handler in [*handlers, ws]:
         assert handler.__qualname__ == handler.__name__, handler.__qualname__
         assert handler.__module__.startswith("sanh.server."), handler.__module__
+
+
+# ----- the import graph -------------------------------------------------------------------------
+FLOOR = ("sanh.types", "sanh.errors", "sanh.texts")
+"""The bottom of sanh: modules every layer may import, importing nothing above them."""
+ABOVE_THE_FLOOR = ("sanh.games", "sanh.server", "sanh.ledger")
+KNOWN_CYCLES = [["sanh.env", "sanh.env.vector"]]
+"""Cycles left for their owners: ``sanh.env.vector`` reaches back lazily for ``sanh.env.spec``
+(a function of the package's ``__init__``, which imports ``vector``). Gone once ``spec`` lives
+in a submodule of its own; no other cycle may appear."""
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    """sanh's modules by name; a compiled one (``eval._speedups``) by its stub."""
+    stubs = {_module_name(p): p for p in sorted(ROOT.rglob("*.pyi"))}
+    return stubs | {_module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the import statements under ``if TYPE_CHECKING:`` (never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The sanh modules ``name`` imports at run time, at its top or inside a function (a lazy
+    import is an edge too: it only hides a cycle). ``from package import x`` is an edge to the
+    submodule ``package.x`` when there is one, else to the package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _type_checking_only(tree)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                out.add(sub if sub in modules else base)
+    return {m for m in out if m in modules and m != name}
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return out
+
+
+def test_no_import_cycle_among_sanh_modules() -> None:
+    """Issue 13: sanh's layers only depend downwards, so its modules import each other without
+    a cycle, counting imports inside functions (a lazy import only hides one)."""
+    graph = _graph()
+    assert len(graph) > 100 and graph["sanh.games.base"], "the scan finds sanh's imports"
+    assert [c for c in _cycles(graph) if c not in KNOWN_CYCLES] == []
+
+
+def test_the_floor_imports_nothing_above_it() -> None:
+    """The text codes' machinery and the exception tree sit at the bottom: they import nothing
+    from the games, the server or the ledger (the catalogues live beside their code)."""
+    graph = _graph()
+    for name in FLOOR:
+        assert name in graph, name
+        for imported in graph[name]:
+            assert imported in FLOOR, f"{name} imports {imported}"
+            assert not imported.startswith(ABOVE_THE_FLOOR)
+
+
+def test_the_cycle_finder_finds_cycles(tmp_path: Path) -> None:
+    """The checks above would see a cycle, a lazy import and a relative one, and skip the
+    imports only a type checker runs."""
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+    source = tmp_path / "errors.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from . import types\n"
+        "if TYPE_CHECKING:\n"
+        "    from sanh.server import app\n"
+        "def words():\n"
+        "    from sanh.games import _texts\n"
+        "    from sanh.games import REGISTRY\n"
+    )
+    modules = {
+        m: source
+        for m in ("sanh.errors", "sanh.types", "sanh.games", "sanh.games._texts", "sanh.server.app")
+    }
+    assert _imports("sanh.errors", source, modules) == {
+        "sanh.types",
+        "sanh.games",
+        "sanh.games._texts",
+    }

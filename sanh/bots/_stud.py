@@ -53,7 +53,7 @@ def decide(
     rng: Rng,
 ) -> Action:
     """A legal action for the spot (one of ``actions`` or an amount within ``ranges``)."""
-    by_name = {type(a).__name__: a for a in actions}
+    by_name = {a.wire: a for a in actions}
     fold, check, call = by_name.get("Fold"), by_name.get("Check"), by_name.get("Call")
     raise_range = ranges[0] if ranges else None
     fair = 1.0 / (decision.opponents + 1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import IntEnum
 
+from sanh import texts
 from sanh.errors import NotationError
 
 __all__ = [
@@ -225,3 +226,6 @@ def format_card(card: int, *, symbols: bool = False) -> str:
 def format_cards(cards: Iterable[int], *, symbols: bool = False, sep: str = " ") -> str:
     """Format several cards separated by ``sep``."""
     return sep.join(format_card(c, symbols=symbols) for c in cards)
+
+
+texts.register_cards(Card, parse_card)  # cards in text codes (``eats:1:Ks``): sanh/texts.py

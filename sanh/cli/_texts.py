@@ -1,7 +1,7 @@
 """Engine text codes in words for the terminal, in Vietnamese or English.
 
 :func:`describe` puts an engine's text code (a settlement line detail, a log entry; see
-:mod:`sanh.games._texts`) into words with the web client's templates (``sanh/web/i18n.json``:
+:mod:`sanh.texts`) into words with the web client's templates (``sanh/web/i18n.json``:
 ``text.*``, ``value.*``, ``item.*``, ``action.*``), the way the page does, so that the terminal
 and the browser say the same thing.
 """
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from sanh.games._texts import describe as describe_code
-from sanh.games._texts import parse
 from sanh.i18n import LANGUAGES
+from sanh.texts import describe as describe_code
+from sanh.texts import parse
 from sanh.types import format_gold
 
 __all__ = ["describe", "term", "web_strings"]

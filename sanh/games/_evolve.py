@@ -7,6 +7,8 @@ class and set of changed fields (each slot set once, through its descriptor), se
 faster. It is exact for
 frozen ``slots`` dataclasses without ``__post_init__`` or ``init=False`` fields, which is what
 every game state is; any other class goes through ``dataclasses.replace`` itself.
+
+:func:`put` is the tuple's own copy with one entry replaced.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["evolve"]
+__all__ = ["evolve", "put"]
 
 T = TypeVar("T")
 
@@ -35,6 +37,13 @@ def evolve(obj: T, /, **changes: Any) -> T:
             _MAKERS[key] = make
     result: T = make(obj, *changes.values())
     return result
+
+
+def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of the tuple ``values`` with ``values[index]`` replaced by ``value`` (a seat's
+    entry of a per-seat field: ``put(state.stacks, seat, 0)``); the one tuple-replace helper
+    of the engines."""
+    return (*values[:index], value, *values[index + 1 :])
 
 
 def _maker(cls: type, names: tuple[str, ...]) -> Callable[..., Any]:

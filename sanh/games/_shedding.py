@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.errors import ConfigError
 from sanh.eval.combos import Combo, Kind
-from sanh.games._texts import clean, join, text
+from sanh.games._debts import Debt
 from sanh.games.base import Action, Settlement, SettlementLine, TableConfig
+from sanh.texts import clean, join, text
 from sanh.types import Seat
 
 __all__ = [
@@ -30,11 +31,11 @@ __all__ = [
     "Leave",
     "Pass",
     "Play",
+    "between",
     "carry_seat",
     "cut_text",
     "dealt_in_seats",
     "describe",
-    "put",
     "render_shedding",
     "seats_from",
     "settle_debts",
@@ -45,6 +46,8 @@ __all__ = [
 class Play(Action):
     """Play cards (a single, a pair, a straight …) on the table: ``p2 play 3s4s5d``."""
 
+    wire = "Play"
+
     cards: tuple[Card, ...]
 
 
@@ -52,25 +55,16 @@ class Play(Action):
 class Pass(Action):
     """Pass (*bỏ lượt*): locked out of the trick until it ends."""
 
+    wire = "Pass"
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
     """The seat leaves the table or is disconnected for good (``p3 leave``), at any moment."""
 
+    wire = "Leave"
+
     anytime: ClassVar[bool] = True
-
-
-@dataclass(frozen=True, slots=True)
-class Debt:
-    """One obligation: ``payer`` owes ``payee`` ``amount`` lá (× L) for ``item``."""
-
-    payer: Seat
-    payee: Seat
-    amount: int
-    item: str
-    """``penalty``, ``cong``, ``cut``, ``instant_win``, ``sam``, ``leave`` …"""
-    detail: str = ""
-    """A text code (:mod:`sanh.games._texts`) saying more about the debt, or ``""``."""
 
 
 def seats_from(start: Seat, seats: int, step: int) -> list[Seat]:
@@ -106,6 +100,16 @@ def dealt_in_seats(config: TableConfig, multiple: int) -> tuple[bool, ...]:
     return dealt_in
 
 
+def between(debt: Debt) -> tuple[Seat, Seat]:
+    """A shedding debt's payer and payee: always two seats (these games have no house).
+
+    :raises ValueError: for a debt to or from the house.
+    """
+    if debt.payer is None or debt.payee is None:
+        raise ValueError(f"a debt of a shedding game is between two seats: {debt!r}")
+    return debt.payer, debt.payee
+
+
 def settle_debts(
     config: TableConfig, debts: Iterable[Debt], detail: Sequence[tuple[str, Any]] = ()
 ) -> Settlement:
@@ -114,25 +118,25 @@ def settle_debts(
     A payer owing more than ``config.stacks[payer]`` pays exactly their stack: each of their
     debts is paid ``floor(amount × stack / owed)`` and the remainder is booked to breakage.
     """
-    debts = [d for d in debts if d.amount > 0 and d.payer != d.payee]
+    pairs = [(between(d), d) for d in debts if d.amount > 0 and d.payer != d.payee]
     owed = [0] * config.seats
-    for debt in debts:
-        owed[debt.payer] += debt.amount * config.stake
+    for (payer, _), debt in pairs:
+        owed[payer] += debt.amount * config.stake
     deltas = [0] * config.seats
     lines: list[SettlementLine] = []
     breakage = 0
     paid_by = [0] * config.seats
-    for debt in debts:
+    for (payer, payee), debt in pairs:
         units = debt.amount * config.stake
-        cap = config.stacks[debt.payer]
-        if owed[debt.payer] > cap:
-            units = units * cap // owed[debt.payer]
-        paid_by[debt.payer] += units
-        deltas[debt.payer] -= units
-        deltas[debt.payee] += units
-        detail_text = join(text("pays_la", debt.payer, debt.payee, debt.amount), debt.detail)
-        lines.append(SettlementLine(debt.payer, debt.item, -units, detail=detail_text))
-        lines.append(SettlementLine(debt.payee, debt.item, units, detail=detail_text))
+        cap = config.stacks[payer]
+        if owed[payer] > cap:
+            units = units * cap // owed[payer]
+        paid_by[payer] += units
+        deltas[payer] -= units
+        deltas[payee] += units
+        detail_text = join(text("pays_la", payer, payee, debt.amount), debt.detail)
+        lines.append(SettlementLine(payer, debt.item, -units, detail=detail_text))
+        lines.append(SettlementLine(payee, debt.item, units, detail=detail_text))
     for seat in range(config.seats):
         if owed[seat] > config.stacks[seat]:
             paid = config.stacks[seat]
@@ -216,8 +220,3 @@ _KIND_NAMES = {
     Kind.FOUR.value: "tứ quý",
     Kind.DOUBLE_FOUR.value: "two tứ quý",
 }
-
-
-def put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    """A copy of ``values`` with ``values[index]`` replaced."""
-    return (*values[:index], value, *values[index + 1 :])

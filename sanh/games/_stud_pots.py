@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import clean, text
+from sanh.games._evolve import put
 from sanh.games.base import Action, AmountRange, Event, Game
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -63,6 +64,8 @@ __all__ = [
 class Fold(Action):
     """*Bỏ* / *Úp bỏ*: leave the hand, forfeiting everything put in."""
 
+    wire = "Fold"
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
@@ -70,12 +73,16 @@ class Leave(Action):
     of turn (an ``anytime`` action, never listed): the seat folds where the hand stands, its
     chips stay in the pots and it can win nothing (RULES.md §2.7, §6.7, §8.5)."""
 
+    wire = "Leave"
+
     anytime: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class Check(Action):
     """*Không tố*: stay in without putting anything in (only when nothing is owed)."""
+
+    wire = "Check"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +92,14 @@ class Call(Action):
     In Liêng, a call when nothing is owed acts as a check.
     """
 
+    wire = "Call"
+
 
 @dataclass(frozen=True, slots=True)
 class Raise(Action):
     """*Tố*: bet or raise; ``amount`` is this round's total after the action (raise *to*)."""
+
+    wire = "Raise"
 
     amount: int
 
@@ -97,15 +108,21 @@ class Raise(Action):
 class AllIn(Action):
     """*Tất cả* / *Tố tất cả*: put the whole stack in (where the game shows the button)."""
 
+    wire = "AllIn"
+
 
 @dataclass(frozen=True, slots=True)
 class Show(Action):
     """*Lật tẩy*: the winner by fold turns the hidden cards face up for everyone."""
 
+    wire = "Show"
+
 
 @dataclass(frozen=True, slots=True)
 class Muck(Action):
     """Take the pot without showing (a winner by fold who does not press *Lật tẩy*)."""
+
+    wire = "Muck"
 
 
 # ----- round rules and the betting state ------------------------------------------------------
@@ -295,7 +312,7 @@ class Betting:
             elif isinstance(action, Call):
                 reason = "nothing_to_call"
             else:
-                reason = text("not_round_action", type(action).__name__)
+                reason = text("not_round_action", action.wire)
             raise IllegalActionError(action, reason, version)
 
     # ----- transitions ----------------------------------------------------------------------
@@ -304,9 +321,9 @@ class Betting:
         amount = min(amount, self.stacks[seat])
         return dataclasses.replace(
             self,
-            stacks=_set(self.stacks, seat, self.stacks[seat] - amount),
-            committed=_set(self.committed, seat, self.committed[seat] + amount),
-            round_bets=_set(self.round_bets, seat, self.round_bets[seat] + amount),
+            stacks=put(self.stacks, seat, self.stacks[seat] - amount),
+            committed=put(self.committed, seat, self.committed[seat] + amount),
+            round_bets=put(self.round_bets, seat, self.round_bets[seat] + amount),
         )
 
     def post(self, seat: Seat, amount: Chips) -> Betting:
@@ -314,8 +331,8 @@ class Betting:
         amount = min(amount, self.stacks[seat])
         return dataclasses.replace(
             self,
-            stacks=_set(self.stacks, seat, self.stacks[seat] - amount),
-            committed=_set(self.committed, seat, self.committed[seat] + amount),
+            stacks=put(self.stacks, seat, self.stacks[seat] - amount),
+            committed=put(self.committed, seat, self.committed[seat] + amount),
         )
 
     def begin_round(self, rule: RoundRule, first: Seat) -> Betting:
@@ -358,7 +375,7 @@ class Betting:
         state = self
         full = False
         if isinstance(action, Fold):
-            state = dataclasses.replace(state, folded=_set(state.folded, seat, True))
+            state = dataclasses.replace(state, folded=put(state.folded, seat, True))
         elif isinstance(action, Call):
             state = state.put(seat, state.owes(seat))
         elif isinstance(action, Raise | AllIn):
@@ -372,7 +389,7 @@ class Betting:
             if new_total > state.level:
                 full = new_total - state.level >= state.full_increment()
                 state = dataclasses.replace(state, level=new_total)
-        acted = _set(state.acted, seat, True)
+        acted = put(state.acted, seat, True)
         if full:
             acted = tuple(s == seat for s in range(state.seats))
             state = dataclasses.replace(state, bets=state.bets + 1)
@@ -389,7 +406,7 @@ class Betting:
         """
         assert self.live(seat)
         state = dataclasses.replace(
-            self, folded=_set(self.folded, seat, True), acted=_set(self.acted, seat, True)
+            self, folded=put(self.folded, seat, True), acted=put(self.acted, seat, True)
         )
         if len(state.live_seats()) <= 1 or state.actor is None:
             return dataclasses.replace(state, actor=None)
@@ -456,10 +473,6 @@ def check_seat_in_hand(game: Game[Any], state: Any, betting: Betting, event: Eve
         raise NotYourTurnError(event, text("not_dealt_in", seat), state.version)
     if betting.folded[seat]:
         raise NotYourTurnError(event, text("has_folded", seat), state.version)
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 # ----- pots ------------------------------------------------------------------------------

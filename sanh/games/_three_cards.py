@@ -56,10 +56,14 @@ QUICK_MODE = OptionSpec(
 class Ready(Action):
     """Sẵn sàng: join the round (3 Cây Gà: pay the gà if one is collected and stake L)."""
 
+    wire = "Ready"
+
 
 @dataclass(frozen=True, slots=True)
 class SitOut(Action):
     """Sit this round out (not ready / no bet when the window closes)."""
+
+    wire = "SitOut"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +74,16 @@ class Start(Action):
     round can start, and then every undecided player sits the round out.
     """
 
+    wire = "Start"
+
     anytime: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
 class Squeeze(Action):
     """Nặn: look at one of one's own face-down cards (``index`` 0..2); only the owner sees it."""
+
+    wire = "Squeeze"
 
     index: int
 
@@ -84,10 +92,14 @@ class Squeeze(Action):
 class Flip(Action):
     """Lật bài: turn one's whole hand face up for everyone."""
 
+    wire = "Flip"
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
     """Leave the table or disconnect during the round (anytime; never listed)."""
+
+    wire = "Leave"
 
     anytime: ClassVar[bool] = True
 
@@ -95,6 +107,8 @@ class Leave(Action):
 @dataclass(frozen=True, slots=True)
 class TimeUp(Action):
     """The table's clock closed the current window (``seat=None``)."""
+
+    wire = "TimeUp"
 
 
 def squeeze_seconds(quick_mode: bool) -> int:

@@ -62,7 +62,6 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import clean, describe, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -97,6 +96,7 @@ from sanh.games.base import (
     remap_seat,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import clean, describe, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_timers"]
@@ -140,6 +140,8 @@ BANKER = "banker"
 class Bet(Action):
     """Đặt cược: bet ``amount`` (minor units) against the banker."""
 
+    wire = "Bet"
+
     amount: int
 
 
@@ -168,7 +170,7 @@ class ChuongState:
     outcome: str = ""
     """Once over: ``showdown`` or ``cancelled``."""
     reason: str = ""
-    """Why a round was cancelled, a text code (:mod:`sanh.games._texts`): ``no_bets``."""
+    """Why a round was cancelled, a text code (:mod:`sanh.texts`): ``no_bets``."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -547,13 +549,13 @@ class BaCayChuong(Game[ChuongState]):
         for seat, multiple in outcomes:
             if multiple < 0:
                 amount = state.bets[seat] * -multiple
-                purse.pay(seat, [Debt(banker, amount, "bet", text("loses_to_banker"))])
+                purse.pay([Debt(seat, banker, amount, "bet", text("loses_to_banker"))])
         wins = [
-            Debt(seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
+            Debt(banker, seat, state.bets[seat] * multiple, "bet", text("beats_banker"))
             for seat, multiple in outcomes
             if multiple > 0
         ]
-        purse.pay(banker, wins)
+        purse.pay(wins)
         return purse
 
     def settle(self, state: ChuongState) -> Settlement:

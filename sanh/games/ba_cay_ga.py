@@ -60,7 +60,6 @@ from sanh.cards.deck import DECK_36
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.points import ba_cay_score
 from sanh.games._debts import Debt, Purse
-from sanh.games._texts import clean, text
 from sanh.games._three_cards import (
     HAND_SIZE,
     QUICK_MODE,
@@ -94,6 +93,7 @@ from sanh.games.base import (
     remap_seat,
 )
 from sanh.games.hosting import Hosting
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayGa", "GaState", "GaView", "ga_timers"]
@@ -469,16 +469,16 @@ class BaCayGa(Game[GaState]):
         purse = Purse(state.config.stacks)
         winner, ga_winner = _result(state)
         if state.outcome == "walkover" and state.walkover is not None:
-            purse.pay(None, [Debt(state.walkover, state.pot, "ga_pot", text("walkover"))])
+            purse.pay([Debt(None, state.walkover, state.pot, "ga_pot", text("walkover"))])
         elif state.outcome == "showdown":
             for seat in state.contributors:
-                purse.pay(seat, [Debt(None, ga, "ga", text("ga_in"))])
+                purse.pay([Debt(seat, None, ga, "ga", text("ga_in"))])
             for seat in state.players:
                 if seat != winner:
-                    purse.pay(seat, [Debt(winner, stake, "stake", text("winner_takes_all"))])
+                    purse.pay([Debt(seat, winner, stake, "stake", text("winner_takes_all"))])
             if ga_winner is not None:
                 taken = state.pot + ga * len(state.contributors)
-                purse.pay(None, [Debt(ga_winner, taken, "ga_pot", text("ga_ten"))])
+                purse.pay([Debt(None, ga_winner, taken, "ga_pot", text("ga_ten"))])
         detail: tuple[tuple[str, Any], ...] = (
             ("outcome", state.outcome),
             ("winner", winner),

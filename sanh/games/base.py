@@ -38,14 +38,16 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeAlias, TypeVar
 
 from sanh.cards.card import Card
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
+from sanh.games import _texts  # noqa: F401  (the games' codes, declared before any is written)
 from sanh.games._evolve import evolve
 from sanh.games._rules_at_hand import GAME_RULES, PAYOUTS
-from sanh.games._texts import clean, text
 from sanh.games.hosting import Hosting
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -110,9 +112,25 @@ class Action:
     """True for actions a seat may take out of turn (leaving, forfeiting): :meth:`Game.validate`
     then skips the turn check and leaves the rest to :meth:`Game.validate_action`."""
 
+    wire: ClassVar[str]
+    """The action's name in its JSON form (``"type"``), in stored logs, on the WebSocket and in
+    the texts (``action.<wire>``): declared by every action class, so renaming the Python class
+    changes nothing a log or a client has seen. A name once used is kept or moved to
+    :attr:`wire_aliases`."""
+
+    wire_aliases: ClassVar[tuple[str, ...]] = ()
+    """Names the action had before: stored logs written with them still replay
+    (:func:`sanh.notation.jsonable.event_from_json`)."""
+
+    def __init_subclass__(cls) -> None:
+        # no super() call: a slots dataclass's methods see the class before it was rebuilt
+        wire = cls.__dict__.get("wire")
+        if not isinstance(wire, str) or not wire:
+            raise TypeError(f"action class {cls.__qualname__} declares no wire name (wire = ...)")
+
     def __str__(self) -> str:
         who = "t" if self.seat is None else f"p{self.seat + 1}"
-        parts = [who, type(self).__name__.lower()]
+        parts = [who, self.wire.lower()]
         for f in dataclasses.fields(self)[1:]:
             value = getattr(self, f.name)
             if isinstance(value, tuple):
@@ -133,6 +151,8 @@ class SitIn(Action):
     The betting window never closes by itself while a seat is empty (the table closes it on
     its clock). Never listed among the legal actions: the server applies it when a player sits.
     """
+
+    wire = "SitIn"
 
     chair: Seat
     stack: Chips
@@ -291,6 +311,64 @@ class OptionSpec:
         return value
 
 
+def option(
+    name: str,
+    default: OptionValue,
+    choices: tuple[OptionValue, ...] = (),
+    help: str = "",
+    *,
+    aliases: tuple[str, ...] = (),
+    replay_only: bool = False,
+) -> Any:
+    """A field of a :class:`Rules` dataclass that is a rule option: the field's default is the
+    option's, its metadata the option's :class:`OptionSpec` (name, kind by the default's type,
+    choices, description, earlier names)."""
+    spec = OptionSpec(name, default, choices, help, aliases=aliases, replay_only=replay_only)
+    return field(default=default, metadata={"option": spec})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A game's rule options, each declared once as a field made with :func:`option`.
+
+    A game names its subclass in :attr:`GameInfo.rules`: :attr:`GameInfo.options` is derived
+    from the fields (:meth:`specs`) and :meth:`Game.rules` gives a table's values as an
+    instance (defaults filled in, each value checked by its spec, then :meth:`check`). Derived
+    rules (a ranking object, a turn direction as a step) are properties of the subclass.
+    """
+
+    @classmethod
+    def specs(cls) -> tuple[OptionSpec, ...]:
+        """Every option, in field order."""
+        return tuple(
+            f.metadata["option"] for f in dataclasses.fields(cls) if "option" in f.metadata
+        )
+
+    @classmethod
+    def from_options(cls: type[R], values: Mapping[str, OptionValue]) -> R:
+        """The rules of resolved option values (:meth:`Game.options`), checked.
+
+        :raises ConfigError: from :meth:`check`.
+        """
+        kwargs = {
+            f.name: values[f.metadata["option"].name]
+            for f in dataclasses.fields(cls)
+            if "option" in f.metadata and f.metadata["option"].name in values
+        }
+        rules = cls(**kwargs)
+        rules.check()
+        return rules
+
+    def check(self) -> None:
+        """The checks across options (one value against another).
+
+        :raises ConfigError: with a text code of :mod:`sanh.games._texts`.
+        """
+
+
+R = TypeVar("R", bound=Rules)
+
+
 MAX_TIMER_S = 3600
 """The longest timer option (``..._s``: a betting window, a declaration window...), seconds."""
 
@@ -323,6 +401,16 @@ class GameInfo:
     """Where the rules come from: RULES.md sections and seed files."""
     aliases: tuple[str, ...] = ()
     options: tuple[OptionSpec, ...] = ()
+    """The game's rule options; derived from :attr:`rules` when the game declares it."""
+    rules: type[Rules] | None = None
+    """The game's :class:`Rules` dataclass, where each option is declared once."""
+
+    def __post_init__(self) -> None:
+        if self.rules is not None:
+            if self.options:
+                raise ValueError(f"{self.id}: options are derived from the Rules dataclass")
+            object.__setattr__(self, "options", self.rules.specs())
+
     action_types: tuple[type[Action], ...] = ()
     """Every action class of the game, for parsing histories and wire messages."""
     counts_xp: bool = True
@@ -709,6 +797,21 @@ class Game(Generic[S]):
         return PAYOUTS.get(self.info.id, {}).get(bet, "")
 
     # ----- provided -----------------------------------------------------------------
+    def rules(self, config: TableConfig) -> Rules:
+        """The table's rule options as the game's :attr:`GameInfo.rules` dataclass (cached
+        per game and set of options).
+
+        :raises ConfigError: on an unknown option, a value not allowed or options that do not
+            go together.
+        :raises TypeError: if the game declares no :class:`Rules`.
+        """
+        key = tuple((name, type(value), value) for name, value in config.options)
+        try:
+            hash(key)
+        except TypeError:  # an unhashable value: refused by options(), uncached
+            return _rules_now(self, config.options)
+        return _rules_of(self, key)
+
     def options(self, config: TableConfig) -> dict[str, OptionValue]:
         """The table's options with defaults filled in.
 
@@ -889,3 +992,17 @@ def normalize_name(name: str) -> str:
     while "--" in text:
         text = text.replace("--", "-")
     return text.strip("-")
+
+
+@lru_cache(maxsize=1024)
+def _rules_of(game: Game[Any], key: tuple[tuple[str, type, OptionValue], ...]) -> Rules:
+    """:meth:`Game.rules` remembered per game and typed option set (``1`` and ``True``, equal
+    as keys, are kept apart: one may be allowed and the other not)."""
+    return _rules_now(game, tuple((name, value) for name, _, value in key))
+
+
+def _rules_now(game: Game[Any], options: tuple[tuple[str, OptionValue], ...]) -> Rules:
+    cls = game.info.rules
+    if cls is None:
+        raise TypeError(f"{game.info.id} declares no Rules dataclass")
+    return cls.from_options(game.options(TableConfig(seats=game.info.seats_min, options=options)))

@@ -50,8 +50,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
@@ -74,7 +73,6 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -84,15 +82,17 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_named_seats,
 )
+from sanh.texts import text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -102,7 +102,7 @@ __all__ = [
     "Fold",
     "Leave",
     "Lieng",
-    "LiengSettings",
+    "LiengOptions",
     "LiengState",
     "LiengView",
     "Muck",
@@ -111,96 +111,80 @@ __all__ = [
     "can_start",
     "hand_code",
     "hand_label",
-    "settings",
 ]
 
 Phase = Literal["shuffle", "bet", "show", "over"]
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "lieng.suited_straight_above_trips",
-        False,
-        (),
-        "suited straight above Sáp (A-LI1)",
-    ),
-    OptionSpec(
+
+@dataclass(frozen=True, slots=True)
+class LiengOptions(Rules):
+    """The table's rule options, each declared once (``Lieng().rules(config)``)."""
+
+    suited_straight_above_trips: bool = option(
+        "lieng.suited_straight_above_trips", False, (), "suited straight above Sáp (A-LI1)"
+    )
+    face_compare: str = option(
         "lieng.face_compare",
         "ranks_then_suit",
         ("ranks_then_suit", "top_card"),
         "equal Ảnh (A-LI2)",
-    ),
-    OptionSpec("lieng.points_tie", "top_card", ("top_card", "split"), "equal points (A-LI3)"),
-    OptionSpec(
-        "lieng.straight_tie",
-        "highest_card",
-        ("highest_card", "top_card"),
-        "equal Liêng (A-LI6)",
-    ),
-    OptionSpec("lieng.min_raise", 1, (), "smallest bet or raise increment, in L (A-LI5)"),
-    OptionSpec("lieng.raise_cap", 10, (), "largest raise increment in L; 0 = none (A-LI5)"),
-    OptionSpec("lieng.direction", "ccw", ("ccw", "cw"), "playing direction (A-PL2)"),
-    OptionSpec(
+    )
+    points_tie: str = option(
+        "lieng.points_tie", "top_card", ("top_card", "split"), "equal points (A-LI3)"
+    )
+    straight_tie: str = option(
+        "lieng.straight_tie", "highest_card", ("highest_card", "top_card"), "equal Liêng (A-LI6)"
+    )
+    min_raise: int = option(
+        "lieng.min_raise", 1, (), "smallest bet or raise increment, in L (A-LI5)"
+    )
+    raise_cap: int = option(
+        "lieng.raise_cap", 10, (), "largest raise increment in L; 0 = none (A-LI5)"
+    )
+    direction: str = option("lieng.direction", "ccw", ("ccw", "cw"), "playing direction (A-PL2)")
+    min_balance_multiple: int = option(
         "platform.min_balance_multiple",
         10,
         (),
         "balance needed to start, in L; 0 = no check (A-PL4)",
-    ),
-    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
-)
-
-
-@dataclass(frozen=True, slots=True)
-class LiengSettings:
-    """The table's options, resolved."""
-
-    ranking: LiengRules
-    min_raise: int
-    raise_cap: int
-    direction: int
-    min_balance_multiple: int
-    quick_mode: bool
-
-
-@lru_cache(maxsize=256)
-def _settings_of(options: tuple[tuple[str, Any], ...]) -> LiengSettings:
-    values = Lieng().options(TableConfig(seats=2, options=options))
-    min_raise = int(values["lieng.min_raise"])
-    raise_cap = int(values["lieng.raise_cap"])
-    multiple = int(values["platform.min_balance_multiple"])
-    if min_raise < 1:
-        raise ConfigError(text=text("option_at_least", "lieng.min_raise", 1))
-    if raise_cap and raise_cap < min_raise:
-        code = text("option_zero_or_at_least", "lieng.raise_cap", "lieng.min_raise")
-        raise ConfigError(text=code)
-    if multiple < 0:
-        raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
-    face: Literal["ranks_then_suit", "top_card"] = (
-        "top_card" if values["lieng.face_compare"] == "top_card" else "ranks_then_suit"
     )
-    points: Literal["top_card", "split"] = (
-        "split" if values["lieng.points_tie"] == "split" else "top_card"
-    )
-    straight: Literal["highest_card", "top_card"] = (
-        "top_card" if values["lieng.straight_tie"] == "top_card" else "highest_card"
-    )
-    return LiengSettings(
-        ranking=LiengRules(
-            suited_straight_above_trips=bool(values["lieng.suited_straight_above_trips"]),
+    quick_mode: bool = option("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)")
+
+    def check(self) -> None:
+        """The increments go together and the balance multiple is not negative."""
+        if self.min_raise < 1:
+            raise ConfigError(text=text("option_at_least", "lieng.min_raise", 1))
+        if self.raise_cap and self.raise_cap < self.min_raise:
+            code = text("option_zero_or_at_least", "lieng.raise_cap", "lieng.min_raise")
+            raise ConfigError(text=code)
+        if self.min_balance_multiple < 0:
+            raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
+
+    @property
+    def ranking(self) -> LiengRules:
+        """The hand ranking these options give (A-LI1..3, A-LI6)."""
+        face: Literal["ranks_then_suit", "top_card"] = (
+            "top_card" if self.face_compare == "top_card" else "ranks_then_suit"
+        )
+        points: Literal["top_card", "split"] = "split" if self.points_tie == "split" else "top_card"
+        straight: Literal["highest_card", "top_card"] = (
+            "top_card" if self.straight_tie == "top_card" else "highest_card"
+        )
+        return LiengRules(
+            suited_straight_above_trips=self.suited_straight_above_trips,
             face_compare=face,
             points_tie=points,
             straight_tie=straight,
-        ),
-        min_raise=min_raise,
-        raise_cap=raise_cap,
-        direction=1 if values["lieng.direction"] == "ccw" else -1,
-        min_balance_multiple=multiple,
-        quick_mode=bool(values["table.quick_mode"]),
-    )
+        )
+
+    @property
+    def step(self) -> int:
+        """The playing direction as a seat step: 1 counter-clockwise, -1 clockwise."""
+        return 1 if self.direction == "ccw" else -1
 
 
-def settings(config: TableConfig) -> LiengSettings:
-    """The resolved options of a table. :raises ConfigError: on a bad option."""
-    return _settings_of(config.options)
+OPTIONS = LiengOptions.specs()
+"""The options as the hall lists them (``Lieng.info.options``)."""
 
 
 def can_start(balance: Chips, stake: Chips, multiple: int = 10) -> bool:
@@ -306,9 +290,13 @@ class Lieng(Game[LiengState]):
         max_actions=20_000,
         rules_source="RULES.md §2.6, §8, §15 (A-LI*, A-PL2, A-PL4); seed 001 'Chơi Liêng'",
         aliases=("lieng", "ba cay lieng"),
-        options=OPTIONS,
+        rules=LiengOptions,
         action_types=(Fold, Call, Raise, Show, Muck, Leave),
     )
+
+    def rules(self, config: TableConfig) -> LiengOptions:
+        """The table's rule options (:class:`LiengOptions`). :raises ConfigError: if bad."""
+        return cast(LiengOptions, super().rules(config))
 
     def max_loss(self, config: TableConfig) -> Chips | None:
         """What one seat can lose in the hand, plus one unit: the second-largest stack of the
@@ -317,7 +305,7 @@ class Lieng(Game[LiengState]):
         >>> Lieng().max_loss(TableConfig.make(seats=3, stake=100, stacks=[9_000, 5_000, 2_000]))
         5001
         """
-        opts = settings(config)
+        opts = self.rules(config)
         dealt = sorted(
             (s for s in config.stacks if can_start(s, config.stake, opts.min_balance_multiple)),
             reverse=True,
@@ -332,16 +320,14 @@ class Lieng(Game[LiengState]):
         :raises ConfigError: on a bad config, or fewer than two seats able to start.
         """
         self.check_config(config)
-        opts = settings(config)
+        opts = self.rules(config)
         in_hand = tuple(
             can_start(stack, config.stake, opts.min_balance_multiple) for stack in config.stacks
         )
         if sum(in_hand) < 2:
             raise ConfigError(text=text("two_players_needed", opts.min_balance_multiple))
-        start = start_seat(
-            config.host, in_hand, carry_dict(config.carry).get("winner"), opts.direction
-        )
-        betting = Betting.start(config.stacks, in_hand, opts.direction)
+        start = start_seat(config.host, in_hand, carry_dict(config.carry).get("winner"), opts.step)
+        betting = Betting.start(config.stacks, in_hand, opts.step)
         for seat in range(config.seats):
             if in_hand[seat]:
                 betting = betting.post(seat, config.stake)
@@ -389,7 +375,7 @@ class Lieng(Game[LiengState]):
         """Raise :class:`IllegalActionError` unless ``action`` is legal now."""
         if isinstance(action, Leave):
             if action.seat is None or state.phase not in ("bet", "show"):
-                reason = text("not_possible_now", type(action).__name__, state.phase)
+                reason = text("not_possible_now", action.wire, state.phase)
                 raise IllegalActionError(action, reason, state.version)
             return  # check_seat_in_hand has refused seats out of the hand
         if state.phase == "bet":
@@ -398,7 +384,7 @@ class Lieng(Game[LiengState]):
             state.betting.validate(action, state.version)
             return
         if action not in self.legal_actions(state):
-            reason = text("not_possible_now", type(action).__name__, state.phase)
+            reason = text("not_possible_now", action.wire, state.phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: LiengState, seat: Seat | None, reason: Reason) -> Action | None:
@@ -450,9 +436,9 @@ class Lieng(Game[LiengState]):
         return 0
 
     def _deal(self, state: LiengState, deck: tuple[Card, ...]) -> LiengState:
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         n = state.config.seats
-        order = [s for s in seats_from(state.start, n, opts.direction) if state.betting.in_hand[s]]
+        order = [s for s in seats_from(state.start, n, opts.step) if state.betting.in_hand[s]]
         cards: list[list[Card]] = [[] for _ in range(n)]
         position = 0
         for _ in range(3):
@@ -525,11 +511,11 @@ class Lieng(Game[LiengState]):
         """Pots by contribution level; the best hand takes each pot (§8.4). No fee."""
         if state.phase != "over":
             raise ValueError("the hand is not over")
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         betting = state.betting
         n = state.config.seats
         pots = build_pots(betting.committed, betting.out)
-        order = seats_from(state.start, n, opts.direction)
+        order = seats_from(state.start, n, opts.step)
 
         def strength(seat: Seat) -> tuple[int, ...]:
             return lieng_key(state.cards[seat], opts.ranking) if state.showdown else ()

@@ -84,7 +84,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from sanh.cards.card import Card, Rank
 from sanh.cards.deck import DECK_52
@@ -101,8 +101,7 @@ from sanh.eval.melds import (
     sort_cards,
 )
 from sanh.games._debts import Debt, Purse
-from sanh.games._evolve import evolve
-from sanh.games._texts import clean, join, text
+from sanh.games._evolve import evolve, put
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -115,12 +114,14 @@ from sanh.games.base import (
     OptionValue,
     Reason,
     Roll,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
     View,
     remap_seat,
 )
+from sanh.texts import clean, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -184,10 +185,14 @@ OPTIONS = (
 class Draw(Action):
     """Bốc: take the top card of the stock."""
 
+    wire = "Draw"
+
 
 @dataclass(frozen=True, slots=True)
 class Eat(Action):
     """Ăn: take the previous player's discard ``card``; it must complete a meld at once."""
+
+    wire = "Eat"
 
     card: Card
 
@@ -195,6 +200,8 @@ class Eat(Action):
 @dataclass(frozen=True, slots=True)
 class LayDown(Action):
     """Hạ phỏm: lay down melds: ``cards`` cut into melds of ``sizes`` cards, in order."""
+
+    wire = "LayDown"
 
     cards: tuple[Card, ...]
     sizes: tuple[int, ...]
@@ -218,6 +225,8 @@ class LayDown(Action):
 class Send(Action):
     """Gửi: lay ``card`` off onto meld number ``meld`` laid down by seat ``target``."""
 
+    wire = "Send"
+
     card: Card
     target: int
     meld: int
@@ -227,6 +236,8 @@ class Send(Action):
 class Discard(Action):
     """Đánh: discard ``card`` face up to one's row, ending the turn."""
 
+    wire = "Discard"
+
     card: Card
 
 
@@ -234,15 +245,13 @@ class Discard(Action):
 class Leave(Action):
     """Leave or disconnect: an automatic loss paying 5× to each other player (anytime)."""
 
+    wire = "Leave"
+
     anytime: ClassVar[bool] = True
 
 
-@dataclass(frozen=True, slots=True)
-class Charge:
-    """A payment event: ``payer``'s debts of one moment (capped together, §2.6)."""
-
-    payer: Seat
-    debts: tuple[Debt, ...]
+Charge: TypeAlias = tuple[Debt, ...]
+"""A payment event: one payer's debts of one moment (capped together, §2.6)."""
 
 
 # ----- state and view -----------------------------------------------------------------------
@@ -330,7 +339,7 @@ class PhomView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class _Rules:
+class _Rules(Rules):
     tai: bool
     per_game: bool
     eat_multipliers: tuple[int, ...]
@@ -660,8 +669,8 @@ class Phom(Game[PhomState]):
                 hand = tuple(c for c in state.hands[seat] if c not in melded)
                 state = evolve(
                     state,
-                    hands=_replace(state.hands, seat, hand),
-                    melds=_replace(state.melds, seat, state.melds[seat] + melds),
+                    hands=put(state.hands, seat, hand),
+                    melds=put(state.melds, seat, state.melds[seat] + melds),
                     phase="discard",
                 )
                 return _mark_laid(state, seat)
@@ -671,8 +680,8 @@ class Phom(Game[PhomState]):
                 target_melds[index] = meld
                 return evolve(
                     state,
-                    hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
-                    melds=_replace(state.melds, target, tuple(target_melds)),
+                    hands=put(state.hands, seat, _without(state.hands[seat], card)),
+                    melds=put(state.melds, target, tuple(target_melds)),
                     sent=(*state.sent, (seat, card, target, index)),
                 )
             case Discard(seat=seat, card=card) if seat is not None:
@@ -725,9 +734,8 @@ class Phom(Game[PhomState]):
             else rules.eat_multipliers[min(ordinal, len(rules.eat_multipliers)) - 1]
         )
         item = "an_chot" if chot else f"an_{ordinal}"
-        charge = Charge(
-            discarder,
-            (Debt(seat, multiplier * state.config.stake, item, text("eats", seat, card)),),
+        charge = (
+            Debt(discarder, seat, multiplier * state.config.stake, item, text("eats", seat, card)),
         )
         streak_counts = list(state.streak_counts)
         streak_eaters = list(state.streak_eaters)
@@ -741,8 +749,8 @@ class Phom(Game[PhomState]):
         return evolve(
             state,
             hands=_with(state.hands, seat, card),
-            eaten=_replace(state.eaten, seat, (*state.eaten[seat], card)),
-            rows=_replace(state.rows, discarder, row[:-1]),
+            eaten=put(state.eaten, seat, (*state.eaten[seat], card)),
+            rows=put(state.rows, discarder, row[:-1]),
             eat_counts=tuple(counts),
             streak_counts=tuple(streak_counts),
             streak_eaters=tuple(streak_eaters),
@@ -772,8 +780,8 @@ class Phom(Game[PhomState]):
         made[seat] += 1
         state = evolve(
             state,
-            hands=_replace(state.hands, seat, _without(state.hands[seat], card)),
-            rows=_replace(state.rows, seat, (*state.rows[seat], card)),
+            hands=put(state.hands, seat, _without(state.hands[seat], card)),
+            rows=put(state.rows, seat, (*state.rows[seat], card)),
             discards_made=tuple(made),
             pending=card,
             pending_seat=seat,
@@ -817,9 +825,8 @@ class Phom(Game[PhomState]):
     def _leave(self, state: PhomState, seat: Seat, rules: _Rules) -> PhomState:
         stake = state.config.stake
         others = [s for s in state.order if not state.removed[s] and s != seat]
-        charge = Charge(
-            seat,
-            tuple(Debt(o, DISCONNECT * stake, "roi_ban", text("left_table")) for o in others),
+        charge = tuple(
+            Debt(seat, o, DISCONNECT * stake, "roi_ban", text("left_table")) for o in others
         )
         removed = list(state.removed)
         removed[seat] = True
@@ -858,9 +865,9 @@ class Phom(Game[PhomState]):
         charges: tuple[Charge, ...]
         if liable is not None:
             amount = multiple * stake * len(others)
-            charges = (Charge(liable, (Debt(seat, amount, "u_den", text("den", kind)),)),)
+            charges = ((Debt(liable, seat, amount, "u_den", text("den", kind)),),)
         else:
-            charges = tuple(Charge(o, (Debt(seat, multiple * stake, kind),)) for o in others)
+            charges = tuple((Debt(o, seat, multiple * stake, kind),) for o in others)
         return evolve(
             state,
             phase="over",
@@ -875,9 +882,7 @@ class Phom(Game[PhomState]):
     def _instant(self, state: PhomState, seat: Seat, kind: str, multiple: int) -> PhomState:
         """Ù khan or Ù K at the deal: each other player pays ``multiple`` × L."""
         stake = state.config.stake
-        charges = tuple(
-            Charge(o, (Debt(seat, multiple * stake, kind),)) for o in state.order if o != seat
-        )
+        charges = tuple((Debt(o, seat, multiple * stake, kind),) for o in state.order if o != seat)
         return evolve(
             state,
             phase="over",
@@ -911,7 +916,7 @@ class Phom(Game[PhomState]):
                 mom = not state.melds[seat]
                 multiple = MOM if mom else table[place]
                 item = "mom" if mom else f"place_{place + 1}"
-                charges.append(Charge(seat, (Debt(first, multiple * stake, item),)))
+                charges.append((Debt(seat, first, multiple * stake, item),))
         return evolve(
             state,
             phase="over",
@@ -1105,15 +1110,11 @@ def _seat_order(state: PhomState, playing: list[Seat], first: Seat, rules: _Rule
 def _with(
     hands: tuple[tuple[Card, ...], ...], seat: Seat, card: Card
 ) -> tuple[tuple[Card, ...], ...]:
-    return _replace(hands, seat, sort_cards((*hands[seat], card)))
+    return put(hands, seat, sort_cards((*hands[seat], card)))
 
 
 def _without(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return tuple(c for c in cards if c != card)
-
-
-def _replace(values: tuple[Any, ...], seat: Seat, value: Any) -> tuple[Any, ...]:
-    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def _pending_eaten(state: PhomState, seat: Seat) -> tuple[Card, ...]:
@@ -1134,14 +1135,14 @@ def _clear_pending(state: PhomState, *, eaten: bool) -> PhomState:
         return state
     streaks = state.streak_counts
     if not eaten:
-        streaks = _replace(streaks, seat, 0)
+        streaks = put(streaks, seat, 0)
     return evolve(state, pending=None, pending_seat=None, pending_chot=False, streak_counts=streaks)
 
 
 def _mark_laid(state: PhomState, seat: Seat) -> PhomState:
     if state.laid[seat]:
         return state
-    return evolve(state, laid=_replace(state.laid, seat, max(state.laid) + 1))
+    return evolve(state, laid=put(state.laid, seat, max(state.laid) + 1))
 
 
 def _canonical(melds: tuple[tuple[Card, ...], ...]) -> frozenset[frozenset[Card]]:
@@ -1171,7 +1172,7 @@ def _is_u_khan(hand: tuple[Card, ...]) -> bool:
 def _purse(state: PhomState) -> Purse:
     purse = Purse(state.config.stacks)
     for charge in state.charges:
-        purse.pay(charge.payer, charge.debts)
+        purse.pay(charge)
     return purse
 
 

@@ -95,20 +95,20 @@ from sanh.eval.combos import (
     sam_instant_win,
     two_value,
 )
+from sanh.games._evolve import put
 from sanh.games._shedding import (
     Debt,
     Leave,
     Pass,
     Play,
+    between,
     carry_seat,
     cut_text,
     dealt_in_seats,
-    put,
     render_shedding,
     seats_from,
     settle_debts,
 )
-from sanh.games._texts import clean, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -127,6 +127,7 @@ from sanh.games.base import (
     remap_named_seats,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import clean, text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -156,15 +157,21 @@ TREO_LA = 15
 class DeclareSam(Action):
     """*Báo Sâm*: the seat will play out all its cards unbeaten, leading first."""
 
+    wire = "DeclareSam"
+
 
 @dataclass(frozen=True, slots=True)
 class DeclineSam(Action):
     """The seat does not declare Sâm."""
 
+    wire = "DeclineSam"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseDeclarations(Action):
     """The table closes the declaration window (``seat=None``; the clock ran out)."""
+
+    wire = "CloseDeclarations"
 
 
 @dataclass(frozen=True, slots=True)
@@ -1023,7 +1030,7 @@ class SamLoc(Game[SamState]):
             undecided=tuple(s for s in range(n) if dealt and state.undecided[s]),
             declarer=state.declarer,
             sam_active=state.sam_active,
-            cuts=tuple((d.payer, d.payee, d.amount) for d in state.debts if d.item == "cut"),
+            cuts=tuple((*between(d), d.amount) for d in state.debts if d.item == "cut"),
             outcome=state.outcome,
             instant=state.instant,
             winner=state.winner,

@@ -92,7 +92,7 @@ from functools import lru_cache
 from typing import Any, TypeAlias
 
 from sanh.errors import ConfigError, IllegalActionError, NotYourTurnError
-from sanh.games._texts import clean, describe, join, text
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -115,6 +115,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock, PlayerBank
+from sanh.texts import clean, describe, join, text
 from sanh.types import UNITS_PER_GOLD, Chips, Seat, format_gold
 
 __all__ = [
@@ -186,6 +187,8 @@ fast."""
 class Place(Action):
     """Place ``amount`` more chips on ``bet`` (an area of :data:`AREAS`), not yet confirmed."""
 
+    wire = "Place"
+
     bet: str = "big"
     amount: int = 0
 
@@ -194,20 +197,14 @@ class Place(Action):
 class Confirm(Action):
     """Confirm every chip placed and not yet confirmed ("Đồng ý"): they become bets."""
 
+    wire = "Confirm"
+
 
 @dataclass(frozen=True, slots=True)
 class Clear(Action):
     """Take back every chip placed and not yet confirmed."""
 
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting (nothing left unconfirmed); it is not asked again."""
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``); unconfirmed chips are dropped."""
+    wire = "Clear"
 
 
 # ----- payouts ---------------------------------------------------------------------------

@@ -81,7 +81,7 @@ from sanh.eval import (
     teen_patti_category,
     teen_patti_rank,
 )
-from sanh.games._texts import clean, describe, join, text
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -104,6 +104,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
+from sanh.texts import clean, describe, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -202,18 +203,10 @@ DEFAULT_SIX_CARD = "1000-200-100-20-15-10-7"
 class Bet(Action):
     """Put ``amount`` more on bet area ``bet`` (one of :data:`BETS`) during the betting window."""
 
+    wire = "Bet"
+
     bet: str = "player_a"
     amount: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting: its bets stand and it is not asked again this round."""
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``; the server's countdown ran out)."""
 
 
 # ----- paytable --------------------------------------------------------------------------

@@ -77,7 +77,6 @@ from sanh.eval.poker import evaluate5
 from sanh.games._betting import award_pots, build_pots
 from sanh.games._evolve import builder, replacer
 from sanh.games._holdem_eval import CARD_VALUE, category, evaluate_cards, evaluate_key
-from sanh.games._texts import clean, describe, join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -97,6 +96,7 @@ from sanh.games.base import (
     View,
 )
 from sanh.games.hosting import Hosting
+from sanh.texts import clean, describe, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -133,11 +133,15 @@ _BOARD_SIZES = (0, 3, 4, 5)
 class Fold(Action):
     """Give up the hand (*Bỏ*); chips already put in stay in the pots."""
 
+    wire = "Fold"
+
 
 @dataclass(frozen=True, slots=True)
 class Leave(Action):
     """Leaving the table mid-hand (RULES.md §4.8): a fold at once, in turn or not (an
     ``anytime`` action, never listed); chips already put in stay in the pots."""
+
+    wire = "Leave"
 
     anytime: ClassVar[bool] = True
 
@@ -146,15 +150,21 @@ class Leave(Action):
 class Check(Action):
     """Pass without betting (*Chuyển*, *Xem*); only when there is nothing to call."""
 
+    wire = "Check"
+
 
 @dataclass(frozen=True, slots=True)
 class Call(Action):
     """Match the highest bet of the round (*Theo*), or go all-in for less."""
 
+    wire = "Call"
+
 
 @dataclass(frozen=True, slots=True)
 class RaiseTo(Action):
     """Bet or raise (*Tố*) so that this seat's bet in the round totals ``amount``."""
+
+    wire = "RaiseTo"
 
     amount: Chips = 0
 
@@ -162,6 +172,8 @@ class RaiseTo(Action):
 @dataclass(frozen=True, slots=True)
 class AllIn(Action):
     """All-in or Fold: commit the whole stake (a call when it does not cover the bet)."""
+
+    wire = "AllIn"
 
 
 # ----- parameters ------------------------------------------------------------------------
@@ -1093,7 +1105,7 @@ class HoldemView(View):
     """Once over: the winners of each pot."""
     log: tuple[str, ...]
     """The public actions of the hand so far, oldest first, as text codes
-    (:mod:`sanh.games._texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
+    (:mod:`sanh.texts`): ``"raises_to:1:450"`` is "p2 raised to 4.50"."""
 
 
 _seat_view = replacer(HoldemView, ("viewer", "hole"))
@@ -1657,7 +1669,7 @@ _VERBS: dict[type[Action], str] = {
 
 
 def _describe(action: Action) -> str:
-    """The log entry of an action, a text code (:mod:`sanh.games._texts`): ``folds:1``."""
+    """The log entry of an action, a text code (:mod:`sanh.texts`): ``folds:1``."""
     seat = action.seat
     assert seat is not None, "the table takes no Hold'em action"
     if type(seat) is int:  # validated actions: what text() writes, without its checks

@@ -92,8 +92,8 @@ from sanh.cards.card import Card, Rank, format_cards
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval import HandCategory, TcpCategory, category_of, evaluate, tcp_category, tcp_rank
-from sanh.games._evolve import evolve
-from sanh.games._texts import clean, describe, join, text
+from sanh.games._evolve import evolve, put
+from sanh.games._window import CloseBetting, Ready
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -116,6 +116,7 @@ from sanh.games.base import (
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
+from sanh.texts import clean, describe, join, text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -233,28 +234,24 @@ _CATEGORY_NAMES: dict[TcpCategory, str] = {
 class Bet(Action):
     """Place ``amount`` on a bet spot (``ante``, ``pair_plus`` or ``six_card_bonus``)."""
 
+    wire = "Bet"
+
     spot: str = "ante"
     amount: Chips = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Ready(Action):
-    """The seat has finished betting (its bets stand); it is not asked again this window."""
-
-
-@dataclass(frozen=True, slots=True)
-class CloseBetting(Action):
-    """The table closes the betting window (``seat=None``; the default at the deadline)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Play(Action):
     """*Tố*: place a Play bet equal to the Ante and compare with the dealer."""
 
+    wire = "Play"
+
 
 @dataclass(frozen=True, slots=True)
 class Fold(Action):
     """*Bỏ bài*: a voluntary fold; the Ante is lost and no Ante Bonus is paid."""
+
+    wire = "Fold"
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +261,8 @@ class ForceFold(Action):
     A forced fold loses the Ante but keeps the Ante Bonus when ``tcp.ante_bonus_on_forced_fold``
     is on (A-TP7), and never forfeits Pair Plus.
     """
+
+    wire = "ForceFold"
 
     target: Seat = 0
     reason: str = "timeout"
@@ -409,10 +408,6 @@ def _category_name(cards: tuple[Card, ...]) -> str:
 def _category_code(cards: tuple[Card, ...]) -> str:
     """The category as a code (``high_card`` … ``mini_royal``), translated by the clients."""
     return tcp_category(tcp_rank(cards)).name.lower()
-
-
-def _replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 # ----- the game ------------------------------------------------------------------------------
@@ -699,10 +694,10 @@ class ThreeCardPoker(Game[TcpState]):
             assert event.seat is not None
             if isinstance(event, Bet):
                 index = BET_SPOTS.index(event.spot)
-                seat_bets = _replace_at(state.bets[event.seat], index, event.amount)
-                state = evolve(state, bets=_replace_at(state.bets, event.seat, seat_bets))
+                seat_bets = put(state.bets[event.seat], index, event.amount)
+                state = evolve(state, bets=put(state.bets, event.seat, seat_bets))
             else:
-                state = evolve(state, ready=_replace_at(state.ready, event.seat, True))
+                state = evolve(state, ready=put(state.ready, event.seat, True))
             return state if self._window_stays_open(state) else self._close(state)
         if isinstance(event, SitIn):
             return evolve(state, config=seat_in(state.config, event))
@@ -716,7 +711,7 @@ class ThreeCardPoker(Game[TcpState]):
             else:
                 assert event.seat is not None
                 seat, decision = event.seat, ("play" if isinstance(event, Play) else "fold")
-            decisions = _replace_at(state.decisions, seat, decision)
+            decisions = put(state.decisions, seat, decision)
             phase = "decision" if "pending" in decisions else "over"
             return evolve(state, decisions=decisions, phase=phase)
         raise AssertionError(f"unexpected event {event!r}")
@@ -1048,9 +1043,7 @@ class ThreeCardPoker(Game[TcpState]):
         if view.balance is not None:
             out.append(f"Balance  {format_gold(view.balance)}")
         if view.legal_actions or view.amount_ranges:
-            choices = [
-                type(a).__name__.lower() for a in view.legal_actions if not isinstance(a, Bet)
-            ]
+            choices = [a.wire.lower() for a in view.legal_actions if not isinstance(a, Bet)]
             choices += [
                 f"{r.template.spot} {format_gold(r.min)}..{format_gold(r.max)}"  # type: ignore[attr-defined]
                 for r in view.amount_ranges

@@ -87,21 +87,20 @@ from sanh.eval.combos import (
     tien_len_penalty,
     two_value,
 )
-from sanh.games._evolve import evolve
+from sanh.games._evolve import evolve, put
 from sanh.games._shedding import (
     Debt,
     Leave,
     Pass,
     Play,
+    between,
     carry_seat,
     cut_text,
     dealt_in_seats,
-    put,
     render_shedding,
     seats_from,
     settle_debts,
 )
-from sanh.games._texts import join, text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -118,6 +117,7 @@ from sanh.games.base import (
     View,
     remap_named_seats,
 )
+from sanh.texts import join, text
 from sanh.types import Chips, Seat
 
 __all__ = [
@@ -824,7 +824,7 @@ class TienLen(Game[TienLenState]):
                 if state.must_include is not None and viewer == state.turn
                 else ()
             ),
-            cuts=tuple((d.payer, d.payee, d.amount) for d in state.debts if d.item == "cut"),
+            cuts=tuple((*between(d), d.amount) for d in state.debts if d.item == "cut"),
             outcome=state.outcome,
             instant=state.instant,
             winner=state.winner,

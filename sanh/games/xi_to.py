@@ -51,9 +51,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
 
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_28
@@ -67,6 +66,7 @@ from sanh.eval.xito import (
     xito_key,
     xito_suit_value,
 )
+from sanh.games._evolve import put
 from sanh.games._stud_pots import (
     AllIn,
     Betting,
@@ -86,7 +86,6 @@ from sanh.games._stud_pots import (
     seats_from,
     start_seat,
 )
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -96,17 +95,19 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_named_seats,
 )
 from sanh.games.hosting import Hosting
+from sanh.texts import text
 from sanh.types import Chips, Seat, format_gold
 
 __all__ = [
@@ -124,13 +125,12 @@ __all__ = [
     "Show",
     "TurnUp",
     "XiTo",
-    "XiToSettings",
+    "XiToOptions",
     "XiToState",
     "XiToView",
     "buyin_amount",
     "buyin_limits",
     "lead_key",
-    "settings",
     "top_up_limits",
     "turn_timer_s",
 ]
@@ -148,12 +148,16 @@ BUYIN_MAX_L = 10
 class TurnUp(Action):
     """Variant 2: turn ``card`` (one of the two first cards) face up; the other is the hole."""
 
+    wire = "TurnUp"
+
     card: Card
 
 
 @dataclass(frozen=True, slots=True)
 class SetRules(Action):
     """``xito.option_setter = first_bettor``: the first bettor sets the two table rules."""
+
+    wire = "SetRules"
 
     hole_5th: bool
     tay_max: bool
@@ -216,58 +220,88 @@ def turn_timer_s(quick_mode: bool) -> int:
 
 
 # ----- settings --------------------------------------------------------------------------------
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("xito.variant", 1, (1, 2), "1: the main text; 2: the text after '#####' (§6.6)"),
-    OptionSpec("xito.auto_follow_2", False, (), "Tự động theo 2 lá: round 1 paid automatically"),
-    OptionSpec("xito.hole_5th", False, (), "Tẩy lá bài thứ 5: card 5 is dealt face down"),
-    OptionSpec("xito.tay_max", False, (), "Tẩy Max: no-limit up to the stake from card 4"),
-    OptionSpec(
+@dataclass(frozen=True, slots=True)
+class XiToOptions(Rules):
+    """The table's rule options, each declared once (``XiTo().rules(config)``)."""
+
+    variant: int = option(
+        "xito.variant", 1, (1, 2), "1: the main text; 2: the text after '#####' (§6.6)"
+    )
+    auto_follow_2: bool = option(
+        "xito.auto_follow_2", False, (), "Tự động theo 2 lá: round 1 paid automatically"
+    )
+    hole_5th: bool = option(
+        "xito.hole_5th", False, (), "Tẩy lá bài thứ 5: card 5 is dealt face down"
+    )
+    tay_max: bool = option(
+        "xito.tay_max", False, (), "Tẩy Max: no-limit up to the stake from card 4"
+    )
+    lead_rule: str = option(
         "xito.lead_rule",
         "newest_pair",
         ("newest_pair", "newest_card", "all_upcards"),
         "who is dealt and bets first (A-XT2)",
-    ),
-    OptionSpec("xito.round1_pct", 5, (), "round-1 bet in % of L (A-XT3)"),
-    OptionSpec("xito.round1_raise", False, (), "raises allowed in round 1 (A-XT3)"),
-    OptionSpec("xito.late_unit_pct", 20, (), "rounds 3-4 unit in % of L without Tẩy Max (A-XT4)"),
-    OptionSpec("xito.late_limit", "fixed", ("fixed", "nolimit"), "rounds 3-4 (A-XT4)"),
-    OptionSpec("xito.max_raises", 3, (), "raises per fixed-unit round after the bet (A-XT4)"),
-    OptionSpec(
+    )
+    round1_pct: int = option("xito.round1_pct", 5, (), "round-1 bet in % of L (A-XT3)")
+    round1_raise: bool = option("xito.round1_raise", False, (), "raises allowed in round 1 (A-XT3)")
+    late_unit_pct: int = option(
+        "xito.late_unit_pct", 20, (), "rounds 3-4 unit in % of L without Tẩy Max (A-XT4)"
+    )
+    late_limit: str = option("xito.late_limit", "fixed", ("fixed", "nolimit"), "rounds 3-4 (A-XT4)")
+    max_raises: int = option(
+        "xito.max_raises", 3, (), "raises per fixed-unit round after the bet (A-XT4)"
+    )
+    option_setter: str = option(
         "xito.option_setter",
         "host",
         ("host", "first_bettor"),
         "who sets face-down 5th card and Tẩy Max (A-XT5)",
-    ),
-    OptionSpec("xito.lower_straight_flush_wins", True, (), "the lower straight flush wins (A-XT6)"),
-    OptionSpec("xito.ace_low_straight", False, (), "A-8-9-10-J is a straight (A-XT7)"),
-    OptionSpec("xito.suit_tiebreak", True, (), "suits ♥>♦>♣>♠ break ties; false splits (A-XT8)"),
-    OptionSpec("xito.suit_before_kickers", False, (), "suit before kickers (A-XT9)"),
-    OptionSpec("xito.flush_beats_full_house", False, (), "flush above full house (A-XT10)"),
-    OptionSpec("xito.v2_limit", "nolimit", ("nolimit", "as_v1"), "variant 2 betting (A-XT11)"),
-    OptionSpec("xito.all_in_from_card", 4, (4, 3), "Tẩy Max from card 4 or 3 (A-XT13)"),
-    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
-)
+    )
+    lower_straight_flush_wins: bool = option(
+        "xito.lower_straight_flush_wins", True, (), "the lower straight flush wins (A-XT6)"
+    )
+    ace_low_straight: bool = option(
+        "xito.ace_low_straight", False, (), "A-8-9-10-J is a straight (A-XT7)"
+    )
+    suit_tiebreak: bool = option(
+        "xito.suit_tiebreak", True, (), "suits ♥>♦>♣>♠ break ties; false splits (A-XT8)"
+    )
+    suit_before_kickers: bool = option(
+        "xito.suit_before_kickers", False, (), "suit before kickers (A-XT9)"
+    )
+    flush_beats_full_house: bool = option(
+        "xito.flush_beats_full_house", False, (), "flush above full house (A-XT10)"
+    )
+    v2_limit: str = option(
+        "xito.v2_limit", "nolimit", ("nolimit", "as_v1"), "variant 2 betting (A-XT11)"
+    )
+    all_in_from_card: int = option(
+        "xito.all_in_from_card", 4, (4, 3), "Tẩy Max from card 4 or 3 (A-XT13)"
+    )
+    quick_mode: bool = option("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)")
+    ranking: XiToRules = field(init=False, compare=False, repr=False)
+    """The hand ranking these options give (A-XT6..10), built once."""
 
+    def __post_init__(self) -> None:
+        ranking = XiToRules(
+            lower_straight_flush_wins=self.lower_straight_flush_wins,
+            ace_low_straight=self.ace_low_straight,
+            suit_tiebreak=self.suit_tiebreak,
+            suit_before_kickers=self.suit_before_kickers,
+            flush_beats_full_house=self.flush_beats_full_house,
+        )
+        object.__setattr__(self, "ranking", ranking)
 
-@dataclass(frozen=True, slots=True)
-class XiToSettings:
-    """The table's options, resolved."""
-
-    variant: int
-    auto_follow_2: bool
-    hole_5th: bool
-    tay_max: bool
-    lead_rule: str
-    round1_pct: int
-    round1_raise: bool
-    late_unit_pct: int
-    late_limit: str
-    max_raises: int
-    option_setter: str
-    v2_limit: str
-    all_in_from_card: int
-    quick_mode: bool
-    ranking: XiToRules
+    def check(self) -> None:
+        """The percentages are 1..100 and the raise count is not negative."""
+        for name, value in (
+            ("xito.round1_pct", self.round1_pct),
+            ("xito.late_unit_pct", self.late_unit_pct),
+        ):
+            if not 1 <= value <= 100:
+                raise ConfigError(text=text("option_between", name, 1, 100, value))
+        if self.max_raises < 0:
+            raise ConfigError(text=text("option_not_negative", "xito.max_raises"))
 
     @property
     def v2_nolimit(self) -> bool:
@@ -275,43 +309,8 @@ class XiToSettings:
         return self.variant == 2 and self.v2_limit == "nolimit"
 
 
-@lru_cache(maxsize=256)
-def _settings_of(options: tuple[tuple[str, Any], ...]) -> XiToSettings:
-    values = XiTo().options(TableConfig(seats=2, options=options))
-    for name in ("xito.round1_pct", "xito.late_unit_pct"):
-        if not 1 <= int(values[name]) <= 100:
-            code = text("option_between", name, 1, 100, int(values[name]))
-            raise ConfigError(text=code)
-    if int(values["xito.max_raises"]) < 0:
-        raise ConfigError(text=text("option_not_negative", "xito.max_raises"))
-    return XiToSettings(
-        variant=int(values["xito.variant"]),
-        auto_follow_2=bool(values["xito.auto_follow_2"]),
-        hole_5th=bool(values["xito.hole_5th"]),
-        tay_max=bool(values["xito.tay_max"]),
-        lead_rule=str(values["xito.lead_rule"]),
-        round1_pct=int(values["xito.round1_pct"]),
-        round1_raise=bool(values["xito.round1_raise"]),
-        late_unit_pct=int(values["xito.late_unit_pct"]),
-        late_limit=str(values["xito.late_limit"]),
-        max_raises=int(values["xito.max_raises"]),
-        option_setter=str(values["xito.option_setter"]),
-        v2_limit=str(values["xito.v2_limit"]),
-        all_in_from_card=int(values["xito.all_in_from_card"]),
-        quick_mode=bool(values["table.quick_mode"]),
-        ranking=XiToRules(
-            lower_straight_flush_wins=bool(values["xito.lower_straight_flush_wins"]),
-            ace_low_straight=bool(values["xito.ace_low_straight"]),
-            suit_tiebreak=bool(values["xito.suit_tiebreak"]),
-            suit_before_kickers=bool(values["xito.suit_before_kickers"]),
-            flush_beats_full_house=bool(values["xito.flush_beats_full_house"]),
-        ),
-    )
-
-
-def settings(config: TableConfig) -> XiToSettings:
-    """The resolved options of a table. :raises ConfigError: on a bad option."""
-    return _settings_of(config.options)
+OPTIONS = XiToOptions.specs()
+"""The options as the hall lists them (``XiTo.info.options``)."""
 
 
 def _unit(stake: Chips, pct: int) -> Chips:
@@ -411,12 +410,16 @@ class XiTo(Game[XiToState]):
         max_actions=400_000,
         rules_source="RULES.md §2.3, §6, §15 (A-XT*), §16B; seed 001 'Xì tố'",
         aliases=("xito", "xi to", "poker hong kong", "hong kong poker", "five card stud"),
-        options=OPTIONS,
+        rules=XiToOptions,
         action_types=(Fold, Check, Call, Raise, AllIn, Show, Muck, TurnUp, SetRules, Leave),
         hosting=Hosting(table_stake=True),
     )
 
     # ----- hosting -------------------------------------------------------------------------
+    def rules(self, config: TableConfig) -> XiToOptions:
+        """The table's rule options (:class:`XiToOptions`). :raises ConfigError: if bad."""
+        return cast(XiToOptions, super().rules(config))
+
     def buyin_limits(self, stake: Chips, options: Mapping[str, OptionValue]) -> tuple[Chips, Chips]:
         """:func:`buyin_limits`: from L to 10 L [S001]; a stake below L is topped up."""
         return buyin_limits(stake)
@@ -428,7 +431,7 @@ class XiTo(Game[XiToState]):
         :raises ConfigError: on a bad config, or fewer than two seats able to play.
         """
         self.check_config(config)
-        opts = settings(config)
+        opts = self.rules(config)
         in_hand = tuple(stack >= config.stake for stack in config.stacks)
         if sum(in_hand) < 2:
             raise ConfigError(text=text("two_players_needed", 1))
@@ -519,7 +522,7 @@ class XiTo(Game[XiToState]):
         phase = state.phase
         if isinstance(action, Leave):
             if action.seat is None or phase == "over" or phase == "shuffle":
-                reason = text("not_possible_now", type(action).__name__, phase)
+                reason = text("not_possible_now", action.wire, phase)
                 raise IllegalActionError(action, reason, state.version)
             return  # check_seat_in_hand has refused seats out of the hand
         if phase == "bet":
@@ -531,7 +534,7 @@ class XiTo(Game[XiToState]):
             if phase == "choose" and isinstance(action, TurnUp):
                 reason = "turn_up_own"
             else:
-                reason = text("not_possible_now", type(action).__name__, phase)
+                reason = text("not_possible_now", action.wire, phase)
             raise IllegalActionError(action, reason, state.version)
 
     def default_action(self, state: XiToState, seat: Seat | None, reason: Reason) -> Action | None:
@@ -550,7 +553,7 @@ class XiTo(Game[XiToState]):
         if state.phase == "choose":
             return TurnUp(seat, state.cards[seat][0])
         if state.phase == "rules":
-            opts = settings(state.config)
+            opts = self.rules(state.config)
             return SetRules(seat, opts.hole_5th, opts.tay_max)
         if state.phase == "show":
             return Muck(seat)
@@ -572,8 +575,8 @@ class XiTo(Game[XiToState]):
             ups = (index == 0, index == 1)
             state = dataclasses.replace(
                 state,
-                up=_set(state.up, seat, ups),
-                chosen=_set(state.chosen, seat, True),
+                up=put(state.up, seat, ups),
+                chosen=put(state.chosen, seat, True),
             )
             if all(c or not h for c, h in zip(state.chosen, state.betting.in_hand, strict=True)):
                 return self._before_round_one(state)
@@ -600,7 +603,7 @@ class XiTo(Game[XiToState]):
             winner = state.betting.live_seats()[0]
             return dataclasses.replace(state, phase="show", winner=winner)
         if state.phase == "choose":
-            state = dataclasses.replace(state, chosen=_set(state.chosen, seat, True))
+            state = dataclasses.replace(state, chosen=put(state.chosen, seat, True))
             if all(state.chosen):
                 return self._before_round_one(state)
             return state
@@ -625,7 +628,7 @@ class XiTo(Game[XiToState]):
             for seat in order:
                 cards[seat].append(state.deck[dealt])
                 dealt += 1
-        variant_one = settings(state.config).variant == 1
+        variant_one = self.rules(state.config).variant == 1
         up = tuple(((variant_one, False) if state.betting.in_hand[s] else ()) for s in range(n))
         state = dataclasses.replace(
             state,
@@ -646,7 +649,7 @@ class XiTo(Game[XiToState]):
         return self._start_round_one(state)
 
     def _start_round_one(self, state: XiToState) -> XiToState:
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         leader = self._leader(state)
         rule = self._rule(state, 1)
         state = dataclasses.replace(state, round=1, leader=leader, phase="bet")
@@ -701,7 +704,7 @@ class XiTo(Game[XiToState]):
 
     # ----- rules of the rounds -------------------------------------------------------------
     def _rule(self, state: XiToState, round_number: int) -> RoundRule:
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         stake = state.config.stake
         first = _unit(stake, opts.round1_pct)
         ten = _unit(stake, 10)
@@ -730,7 +733,7 @@ class XiTo(Game[XiToState]):
 
     def _leader(self, state: XiToState) -> Seat:
         """The leader among live seats from their face-up cards (RULES.md §6.4, A-XT2)."""
-        rule = settings(state.config).lead_rule
+        rule = self.rules(state.config).lead_rule
         best: tuple[tuple[int, ...], Seat] | None = None
         for seat in state.betting.live_seats():
             ups = [c for c, u in zip(state.cards[seat], state.up[seat], strict=True) if u]
@@ -743,7 +746,7 @@ class XiTo(Game[XiToState]):
     # ----- views and results -------------------------------------------------------------
     def observe(self, state: XiToState, viewer: Seat | None) -> XiToView:
         """What ``viewer`` may see: its own cards, everyone's face-up cards, shown hands."""
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         n = state.config.seats
         betting = state.betting
         cards = tuple(
@@ -802,7 +805,7 @@ class XiTo(Game[XiToState]):
         """Pots by contribution level; the best hand takes each pot (§6.3, §4.7). No fee."""
         if state.phase != "over":
             raise ValueError("the hand is not over")
-        opts = settings(state.config)
+        opts = self.rules(state.config)
         betting = state.betting
         n = state.config.seats
         pots = build_pots(betting.committed, betting.out)
@@ -821,7 +824,7 @@ class XiTo(Game[XiToState]):
         settlement = self.settle(state)
         winners = _winners(settlement)
         items: list[tuple[str, Any]] = [("winner", winners[0])] if winners else []
-        if settings(state.config).option_setter == "first_bettor":
+        if self.rules(state.config).option_setter == "first_bettor":
             items += [("hole_5th", state.hole_5th), ("tay_max", state.tay_max)]
         return tuple(items)
 
@@ -914,7 +917,7 @@ def _settlement(
     pots: tuple[Pot, ...],
     awards: tuple[tuple[int, Seat, Chips], ...],
     order: list[Seat],
-    opts: XiToSettings,
+    opts: XiToOptions,
 ) -> Settlement:
     n = state.config.seats
     committed = state.betting.committed
@@ -943,7 +946,7 @@ def _settlement(
     return Settlement(deltas=deltas, lines=tuple(lines), detail=detail)
 
 
-def _hand_name(state: XiToState, seat: Seat, opts: XiToSettings) -> str:
+def _hand_name(state: XiToState, seat: Seat, opts: XiToOptions) -> str:
     if len(state.cards[seat]) != 5:
         return ""
     category: XiToCategory = xito_category(state.cards[seat], opts.ranking)
@@ -957,10 +960,6 @@ def _winners(settlement: Settlement | None) -> tuple[Seat, ...]:
         if key == "winners":
             return tuple(value)
     return ()
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 GAMES = (XiTo(),)

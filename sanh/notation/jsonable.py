@@ -1,7 +1,10 @@
 """Plain-JSON forms of engine data (actions, chance events, views, settlements).
 
 Cards become strings ("As"), tuples become lists, dataclasses become objects; an action object
-carries its class name under ``"type"``. :func:`event_from_json` reads an event back for a game.
+carries its declared wire name (:attr:`~sanh.games.base.Action.wire`, never the Python class
+name) under ``"type"``. :func:`event_from_json` reads an event back for a game, by its wire
+name or one it had before (:attr:`~sanh.games.base.Action.wire_aliases`), so stored logs
+written with an old name still replay.
 """
 
 from __future__ import annotations
@@ -9,13 +12,14 @@ from __future__ import annotations
 import dataclasses
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from sanh.cards.card import Card, parse_card
 from sanh.errors import NotationError
 from sanh.games.base import Action, AmountRange, Game, Roll, Shuffle
 
-__all__ = ["event_from_json", "to_jsonable"]
+__all__ = ["action_types_by_wire", "event_from_json", "to_jsonable"]
 
 
 def to_jsonable(value: Any) -> Any:
@@ -43,7 +47,7 @@ def to_jsonable(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
         if isinstance(value, Action):
-            out["type"] = type(value).__name__
+            out["type"] = value.wire
         for f in dataclasses.fields(value):
             out[f.name] = to_jsonable(getattr(value, f.name))
         return out
@@ -69,10 +73,27 @@ def event_from_json(game: Game[Any], data: Any) -> Action | Shuffle | Roll:
         if not all(isinstance(d, int) and not isinstance(d, bool) for d in dice):
             raise NotationError(f"dice must be integers: {dice!r}")
         return Roll(tuple(dice))
-    for cls in game.info.action_types:
-        if cls.__name__ == kind:
-            return _build(cls, data)
+    cls = action_types_by_wire(game.info.action_types).get(kind) if isinstance(kind, str) else None
+    if cls is not None:
+        return _build(cls, data)
     raise NotationError(f"{game.info.id} has no action {kind!r}")
+
+
+@lru_cache(maxsize=256)
+def action_types_by_wire(action_types: tuple[type[Action], ...]) -> dict[str, type[Action]]:
+    """A game's action classes by wire name and by every old name (an old name never takes a
+    name in use).
+
+    :raises ValueError: if two action classes of the game declare the same wire name.
+    """
+    out: dict[str, type[Action]] = {}
+    for cls in action_types:
+        if out.setdefault(cls.wire, cls) is not cls:
+            raise ValueError(f"two actions are named {cls.wire!r} on the wire")
+    for cls in action_types:
+        for alias in cls.wire_aliases:
+            out.setdefault(alias, cls)
+    return out
 
 
 def _list(data: dict[str, Any], key: str) -> list[Any]:
@@ -87,12 +108,12 @@ def _build(cls: type[Action], data: dict[str, Any]) -> Action:
     hints = {f.name: f for f in dataclasses.fields(cls)}
     extra = set(data) - set(hints) - {"type"}
     if extra:
-        raise NotationError(f"unexpected fields {sorted(extra)} for {cls.__name__}")
+        raise NotationError(f"unexpected fields {sorted(extra)} for {cls.wire}")
     for name, f in hints.items():
         if name not in data:
             if f.default is not dataclasses.MISSING:
                 continue
-            raise NotationError(f"missing field {name!r} for {cls.__name__}")
+            raise NotationError(f"missing field {name!r} for {cls.wire}")
         kwargs[name] = _coerce(str(f.type), data[name], name)
     return cls(**kwargs)
 

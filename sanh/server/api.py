@@ -41,7 +41,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
-from sanh.games._texts import clean, describe, text
+from sanh.texts import clean, describe, text
 
 __all__ = ["MAX_BODY_BYTES", "Api", "ApiError", "Endpoint", "Endpoints", "Error"]
 
@@ -85,7 +85,7 @@ class Error(msgspec.Struct, omit_defaults=True):
     message: str
     """What went wrong, in English."""
     text: str | None
-    """The same as a text code (sanh/games/_texts.py ``SERVER_TEXTS``) for the client to
+    """The same as a text code (sanh/server/texts.py ``SERVER_TEXTS``) for the client to
     translate; for a parser's words, ``field_invalid`` with the field."""
     field: str | None = None
     """For a body or query that does not fit its schema: the field, as a JSON path

@@ -28,13 +28,13 @@ from typing import Any
 
 from starlette import status
 
-from sanh.games._texts import describe, text
 from sanh.server import protocol as p
 from sanh.server.api import ApiError
 from sanh.server.guard import Guard, Throttled
 from sanh.server.passwords import HallBusy, PasswordPool
 from sanh.server.services import PlayerInfo
 from sanh.server.table import Connection
+from sanh.texts import describe, text
 
 __all__ = ["Auth", "OpenSessions", "bearer"]
 

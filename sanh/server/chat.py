@@ -17,9 +17,9 @@ import re
 from collections import deque
 from typing import TYPE_CHECKING
 
-from sanh.games._texts import text
 from sanh.server import protocol as p
 from sanh.server.clock import Clock
+from sanh.texts import text
 
 if TYPE_CHECKING:
     from sanh.server.table import Connection

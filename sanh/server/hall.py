@@ -13,7 +13,6 @@ from typing import Any
 from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
-from sanh.games._texts import clean, text
 from sanh.games.base import Game, GameInfo, OptionSpec, TableConfig
 from sanh.server import table_commands as c
 from sanh.server.chat import ChatLimiter, LobbyChat
@@ -22,6 +21,7 @@ from sanh.server.metrics import Histogram
 from sanh.server.services import Bank
 from sanh.server.settings import Settings
 from sanh.server.table import LogWriter, TableActor, TableSpec
+from sanh.texts import clean, text
 
 __all__ = ["Hall", "Metrics", "offered_options", "system_tables"]
 

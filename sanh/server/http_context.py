@@ -19,7 +19,6 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from sanh.errors import ConfigError
-from sanh.games._texts import text
 from sanh.ledger.players import (
     NAME_LENGTH_MAX,
     PASSWORD_LENGTH_MIN,
@@ -35,6 +34,7 @@ from sanh.server.limits import TableLimits
 from sanh.server.passwords import PasswordPool
 from sanh.server.services import PlayerInfo
 from sanh.server.settings import Settings
+from sanh.texts import text
 
 __all__ = [
     "CREATED",

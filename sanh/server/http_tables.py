@@ -11,7 +11,6 @@ from starlette import status
 from starlette.requests import Request
 
 from sanh.games import REGISTRY
-from sanh.games._texts import text
 from sanh.notation.jsonable import to_jsonable
 from sanh.server.api import ApiError, Endpoints
 from sanh.server.hall import offered_options
@@ -19,6 +18,7 @@ from sanh.server.http_context import CREATED, context
 from sanh.server.limits import TableRefused
 from sanh.server.rules import rules_document
 from sanh.server.services import PlayerInfo
+from sanh.texts import text
 
 __all__ = ["ENDPOINTS"]
 
@@ -182,7 +182,7 @@ async def games(request: Request) -> Any:
                 "options": [
                     to_jsonable(o) for o in offered_options(info, settings.house_tai_xiu_tables)
                 ],
-                "actions": [cls.__name__ for cls in info.action_types],
+                "actions": [cls.wire for cls in info.action_types],
             }
         )
     return {"games": sorted(out, key=lambda g: g["id"])}

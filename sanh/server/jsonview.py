@@ -49,7 +49,7 @@ def fast_jsonable(value: Any) -> Any:
         return to_jsonable(value)
     out: dict[str, Any] = {}
     if isinstance(value, Action):
-        out["type"] = kind.__name__
+        out["type"] = value.wire
     for name in names:
         out[name] = fast_jsonable(getattr(value, name))
     return out

@@ -328,7 +328,7 @@ class Result(ServerMessage, tag="result"):
     """Why the hand was voided (every stake refunded, RULES.md §2.8), in English; the settlement
     is empty."""
     voided_text: str | None = None
-    """The same reason as a text code (``void_fault``; sanh/games/_texts.py) to translate."""
+    """The same reason as a text code (``void_fault``; sanh/server/texts.py) to translate."""
     record: dict[str, Any] | None = None
     """The hand's public record for the table's recent results (the Tài Xỉu road), with its
     ``hand``; ``None`` for a game that keeps none (see ``recent``)."""
@@ -353,7 +353,7 @@ class Error(ServerMessage, tag="error"):
     text: str | None = None
     """What went wrong as a text code (a refused action's reason, ``betting_closed``,
     ``cannot_check:500``, or the hall's, ``table_full``, ``buy_in_between:4000:20000``;
-    sanh/games/_texts.py) for the client to translate; ``message`` holds its English. None only
+    sanh/texts.py) for the client to translate; ``message`` holds its English. None only
     for a malformed message, whose ``message`` is the parser's own words."""
 
 

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from sanh.cards.card import Card
 from sanh.errors import IllegalActionError, NotationError, NotYourTurnError
-from sanh.games._texts import text
 from sanh.games.base import Action
 from sanh.notation.jsonable import event_from_json
 from sanh.server import protocol as p
 from sanh.server.table_types import MAX_NONCES, Connection, HoldRefused
+from sanh.texts import text
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sanh.cards.rng import commitment_of
-from sanh.games._texts import describe
 from sanh.server import protocol as p
 from sanh.server.jsonview import fast_jsonable
 from sanh.server.table_types import Connection
+from sanh.texts import describe
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

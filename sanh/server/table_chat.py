@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from sanh.games._texts import text
 from sanh.server import protocol as p
 from sanh.server.chat import CHAT_BURST, CHAT_HISTORY, CHAT_PER_SECOND, ChatLimiter, clean_line
 from sanh.server.table_types import Connection
+from sanh.texts import text
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

@@ -128,9 +128,7 @@ class TableClock:
         game = self.t.game
         turn = game.to_act(state)
         seats = turn if isinstance(turn, tuple) else ()
-        table_actions = tuple(
-            sorted({type(a).__name__ for a in game.legal_actions_for(state, None)})
-        )
+        table_actions = tuple(sorted({a.wire for a in game.legal_actions_for(state, None)}))
         simultaneous = bool(table_actions) or len(seats) > 1
         return (game.phase(state), simultaneous, table_actions)
 

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from sanh.cards.rng import Rng
 from sanh.errors import IllegalActionError
-from sanh.games._texts import describe, text
 from sanh.games.base import CHANCE, Action, Event, Reason
 from sanh.games.driver import chance_event
 from sanh.notation.jsonable import to_jsonable
@@ -33,6 +32,7 @@ from sanh.server import protocol as p
 from sanh.server.jsonview import fast_jsonable
 from sanh.server.table_opening import HandOpener
 from sanh.server.table_types import HoldRefused
+from sanh.texts import describe, text
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

@@ -20,12 +20,12 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from sanh.cards.rng import ProvablyFairRng
-from sanh.games._texts import describe
 from sanh.games.base import Roll, Shuffle
 from sanh.games.driver import chance_event
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json
 from sanh.server.table_types import RECENT_RECORDS, SeatSlot
+from sanh.texts import describe
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

@@ -19,9 +19,9 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING
 
-from sanh.games._texts import text
 from sanh.server import protocol as p
 from sanh.server.table_types import Connection, LeaveQuote, SeatSlot
+from sanh.texts import text
 
 if TYPE_CHECKING:
     from sanh.server.table import TableActor

@@ -35,7 +35,6 @@ from typing import Any
 from argon2 import PasswordHasher
 
 from sanh.games import find_game
-from sanh.games._texts import text
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import (
     PROMOTIONS,
@@ -53,6 +52,7 @@ from sanh.server.recall import recall_hand
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.wallet_bank import LedgerBank
 from sanh.server.wallet_records import BOT_BANKROLL, ledger_id
+from sanh.texts import text
 
 __all__ = ["BOT_BANKROLL", "LedgerBank", "WalletServices"]
 

@@ -18,7 +18,6 @@ from starlette import status
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sanh.games._texts import clean, describe, text
 from sanh.server import protocol as p
 from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
@@ -27,6 +26,7 @@ from sanh.server.http_context import HallContext, context
 from sanh.server.services import PlayerInfo
 from sanh.server.settings import Settings
 from sanh.server.table import Connection
+from sanh.texts import clean, describe, text
 
 __all__ = ["ws"]
 

@@ -16,13 +16,13 @@ from sanh.cards.deck import DECK_36
 from sanh.cards.rng import SeededRng
 from sanh.errors import ConfigError, IllegalActionError
 from sanh.games import find_game
-from sanh.games._texts import describe
 from sanh.games._three_cards import Flip, Leave, SitOut, Start, TimeUp
 from sanh.games.ba_cay_chuong import BaCayChuong, Bet, ChuongState, ChuongView, chuong_timers
 from sanh.games.base import CHANCE, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from sanh.notation.jsonable import to_jsonable
+from sanh.texts import describe
 
 GAME = BaCayChuong()
 L = 100

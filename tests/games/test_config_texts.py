@@ -1,5 +1,5 @@
 """A table setup a game refuses is a text code: every :class:`ConfigError` in ``sanh/`` carries
-``text=`` (a code of :data:`sanh.games._texts.TEXTS`) and its English ``str()`` comes from the
+``text=`` (a code of :data:`sanh.texts.TEXTS`) and its English ``str()`` comes from the
 code's template, with option values a player typed made safe by ``clean()``.
 
 The hall checks a new table's options by building the game's first state, so a game's own
@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+import sanh.server.texts  # noqa: F401  (every code: the hall's too)
 from sanh.cli._texts import web_strings
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY
-from sanh.games._texts import TEXTS, describe, parse, placeholders
 from sanh.games.base import TableConfig
 from sanh.games.xi_to import buyin_amount
+from sanh.texts import TEXTS, describe, parse, placeholders
 from tests.source_scan import call_name, package_sources
 
 STRINGS = web_strings()

@@ -29,7 +29,6 @@ from sanh.games.lieng import (
     Show,
     can_start,
     hand_label,
-    settings,
 )
 from sanh.games.xi_to import turn_timer_s
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
@@ -127,7 +126,7 @@ def test_rules_8_2_raise_size_l_to_10l() -> None:
     bigger = deal("2c 3c 4c 5c 6c 7c", options={"lieng.min_raise": 2})
     assert GAME.amount_ranges(bigger)[0].min == 2 * L
     with pytest.raises(ConfigError):
-        settings(TableConfig.make(seats=2, options={"lieng.raise_cap": 1, "lieng.min_raise": 2}))
+        GAME.rules(TableConfig.make(seats=2, options={"lieng.raise_cap": 1, "lieng.min_raise": 2}))
 
 
 def test_rules_8_2_order_host_then_previous_winner_and_direction() -> None:
@@ -308,7 +307,7 @@ def test_bad_input_is_refused_with_clear_errors() -> None:
 
 def test_quick_mode_option() -> None:
     """RULES.md A-PL5: ``table.quick_mode`` gives the 7 s turn timer."""
-    quick = settings(TableConfig.make(seats=2, options={"table.quick_mode": True}))
+    quick = GAME.rules(TableConfig.make(seats=2, options={"table.quick_mode": True}))
     assert turn_timer_s(quick.quick_mode) == 7
 
 

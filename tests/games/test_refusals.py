@@ -22,9 +22,10 @@ from sanh.cards.rng import SeededRng
 from sanh.cli._texts import web_strings
 from sanh.errors import IllegalActionError
 from sanh.games import REGISTRY
-from sanh.games._texts import REFUSALS, TEXTS, describe, parse, placeholders
+from sanh.games._texts import REFUSALS
 from sanh.games.base import CHANCE, Action, Event, Game, Roll, Shuffle, TableConfig
 from sanh.games.driver import chance_event, random_action
+from sanh.texts import TEXTS, describe, parse, placeholders
 from tests.source_scan import call_name, package_sources
 
 STRINGS = web_strings()

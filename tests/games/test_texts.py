@@ -1,5 +1,5 @@
-"""Text codes (sanh/games/_texts.py): building, parsing and English rendering; every engine
-writes its settlement line details and log entries as known codes."""
+"""Text codes (sanh/texts.py; the games' codes in sanh/games/_texts.py): building, parsing and
+English rendering; every engine writes its settlement line details and log entries as codes."""
 
 from __future__ import annotations
 
@@ -10,11 +10,39 @@ import pytest
 from sanh.cards import parse_cards
 from sanh.cards.rng import SeededRng
 from sanh.games import REGISTRY
-from sanh.games._texts import KINDS, TEXTS, describe, is_code, join, parse, placeholders, text
+from sanh.games._texts import CONFIG_TEXTS, DETAILS, REFUSALS
 from sanh.games.base import TableConfig
 from sanh.games.driver import random_playout
 from sanh.notation.history import dump_history, load_history, record_history, replay_history
 from sanh.notation.jsonable import to_jsonable
+from sanh.server.texts import SERVER_TEXTS
+from sanh.texts import (
+    KINDS,
+    TEXTS,
+    catalogue,
+    describe,
+    is_code,
+    join,
+    parse,
+    placeholders,
+    text,
+)
+
+
+def test_each_code_is_declared_once_beside_its_code() -> None:
+    catalogues = [DETAILS, REFUSALS, CONFIG_TEXTS, SERVER_TEXTS]
+    assert sum(len(c) for c in catalogues) == len({code for c in catalogues for code in c})
+    for templates in catalogues:
+        assert all(TEXTS[code] == template for code, template in templates.items())
+    # Declaring a code again with its template changes nothing; with another one, it is refused.
+    assert catalogue({"odds": DETAILS["odds"]}) == {"odds": "wins {n0}:1"}
+    with pytest.raises(ValueError, match="declared twice"):
+        catalogue({"odds": "pays {n0}:1"})
+    with pytest.raises(ValueError, match="no such placeholder"):
+        catalogue({"test_only_bad_placeholder": "pays {amount}"})
+    with pytest.raises(ValueError, match="lower-case name"):
+        catalogue({"Odds": "wins"})
+    assert TEXTS["odds"] == "wins {n0}:1" and "test_only_bad_placeholder" not in TEXTS
 
 
 def test_every_template_numbers_its_arguments_from_zero() -> None:

@@ -37,7 +37,6 @@ from sanh.games.xi_to import (
     buyin_amount,
     buyin_limits,
     lead_key,
-    settings,
     top_up_limits,
     turn_timer_s,
 )
@@ -197,7 +196,7 @@ def test_a_xt3_round1_pct_and_round1_raise() -> None:
 def test_s001_auto_follow_two_cards() -> None:
     """S001 Xì tố §2e: 'Khi người chơi chọn luật "Tự động theo 2 lá" thì hệ thống sẽ tố theo quy
     định mà người chơi không cần nhấn tố' (``xito.auto_follow_2``, off by default)."""
-    assert not settings(TableConfig.make(seats=2)).auto_follow_2
+    assert not GAME.rules(TableConfig.make(seats=2)).auto_follow_2
     state = deal(SEED_EXAMPLE, options={"xito.auto_follow_2": True})
     assert state.betting.committed == (50, 50)
     assert state.round == 2 and len(state.cards[0]) == 3
@@ -584,8 +583,8 @@ def test_s001_buyin_panel_min_l_max_ten_l() -> None:
 
 def test_a_pl5_quick_mode_timer() -> None:
     """RULES.md §2.5/A-PL5: ``table.quick_mode`` turns the 15 s turn timer into 7 s."""
-    quick = settings(TableConfig.make(seats=2, options={"table.quick_mode": True}))
-    normal = settings(TableConfig.make(seats=2))
+    quick = GAME.rules(TableConfig.make(seats=2, options={"table.quick_mode": True}))
+    normal = GAME.rules(TableConfig.make(seats=2))
     assert turn_timer_s(quick.quick_mode) == 7 and turn_timer_s(normal.quick_mode) == 15
 
 
@@ -738,7 +737,7 @@ def test_ranking_flags_reach_the_ranking() -> None:
         "xito.suit_before_kickers": "suit_before_kickers",
         "xito.flush_beats_full_house": "flush_beats_full_house",
     }
-    default = settings(TableConfig.make(seats=2)).ranking
+    default = GAME.rules(TableConfig.make(seats=2)).ranking
     for option, field in fields.items():
-        changed = settings(TableConfig.make(seats=2, options={option: RULES_FLAGS[option]}))
+        changed = GAME.rules(TableConfig.make(seats=2, options={option: RULES_FLAGS[option]}))
         assert getattr(changed.ranking, field) == RULES_FLAGS[option] != getattr(default, field)

@@ -23,7 +23,6 @@ from typing import Any, ClassVar
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
 from sanh.errors import ConfigError, IllegalActionError
-from sanh.games._texts import text
 from sanh.games.base import (
     CHANCE,
     Action,
@@ -32,16 +31,18 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
     TableConfig,
     View,
+    option,
 )
 from sanh.games.hosting import Hosting, PhaseClock
+from sanh.texts import text
 from sanh.types import Chips, Seat
 
 __all__ = ["GAMES", "CloseBetting", "Fold", "HighCard", "HighCardState", "HighCardView", "Play"]
@@ -51,15 +52,21 @@ __all__ = ["GAMES", "CloseBetting", "Fold", "HighCard", "HighCardState", "HighCa
 class Play(Action):
     """Stay in: one more L in the pot."""
 
+    wire = "Play"
+
 
 @dataclass(frozen=True, slots=True)
 class Fold(Action):
     """Give up the ante."""
 
+    wire = "Fold"
+
 
 @dataclass(frozen=True, slots=True)
 class CloseBetting(Action):
     """The table's clock closes the betting window (``seat=None``): the undecided fold."""
+
+    wire = "CloseBetting"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +96,15 @@ class HighCardView(View):
     winner: Seat | None
 
 
+@dataclass(frozen=True, slots=True)
+class HighCardRules(Rules):
+    """The game's rule options, each declared once: ``GameInfo.options`` and
+    ``HighCard().rules(config)`` derive from these fields."""
+
+    betting_s: int = option("highcard.betting_s", 20, help="the betting window, seconds")
+    buyin_s: int = option("highcard.buyin_s", 8, help="the buy-in panel's timer, seconds")
+
+
 class HighCard(Game[HighCardState]):
     """High card (see the module docstring)."""
 
@@ -103,10 +119,7 @@ class HighCard(Game[HighCardState]):
         max_actions=1 + 6 + 1,
         rules_source="tests/games_plugin/sanh_high_card.py",
         aliases=("bai cao test",),
-        options=(
-            OptionSpec("highcard.betting_s", 20, help="the betting window, seconds"),
-            OptionSpec("highcard.buyin_s", 8, help="the buy-in panel's timer, seconds"),
-        ),
+        rules=HighCardRules,
         action_types=(Play, Fold, CloseBetting),
         hosting=Hosting(
             table_stake=True,

@@ -7,7 +7,7 @@ negative numbers, floats, null, wrong types, nested objects, unicode edge cases:
 characters, lone surrogates, right-to-left overrides, only spaces), each body is also sent
 without its required fields, as non-JSON and as too large, and every case goes with a guest's
 token and without one. Every answer must be below 500, and every 4xx an ``Error`` body whose
-``text`` is a text code of ``SERVER_TEXTS`` (the client translates it).
+``text`` is a text code of ``SERVER_TEXTS`` or ``CONFIG_TEXTS`` (the client translates it).
 
 The hall is the real app over uvicorn in the test's loop (:class:`InProcessHall`); the list of
 cases is deterministic (no random generation), about 1,500 requests.
@@ -25,8 +25,8 @@ from urllib.parse import quote
 
 import httpx
 
-from sanh.games._texts import TEXTS, parse
 from sanh.server.settings import Settings
+from sanh.texts import TEXTS, parse
 from tests.server.harness import InProcessHall
 
 

@@ -22,7 +22,6 @@ from sanh.cards.deck import DECKS
 from sanh.cards.rng import ProvablyFairRng, commitment_of, shuffled
 from sanh.errors import NotationError
 from sanh.games import REGISTRY
-from sanh.games._texts import TEXTS, describe, parse
 from sanh.games.base import Action, Shuffle, TableConfig
 from sanh.ledger.model import ResultCode, Transfer, TransferCode, player_account
 from sanh.notation.jsonable import event_from_json
@@ -32,6 +31,7 @@ from sanh.server.hall import Hall
 from sanh.server.settings import Settings
 from sanh.server.table import Connection, TableActor, _ill_typed
 from sanh.server.wallet_services import WalletServices
+from sanh.texts import TEXTS, describe, parse
 from tests.server.harness import advance_to, settle
 
 

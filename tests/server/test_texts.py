@@ -1,4 +1,5 @@
-"""The hall's own refusals are text codes (sanh/games/_texts.py ``SERVER_TEXTS``).
+"""The hall's own refusals are text codes (sanh/server/texts.py ``SERVER_TEXTS``, and a
+game's refusal of a table setup, sanh/games/_texts.py ``CONFIG_TEXTS``).
 
 Errors of the HTTP API carry ``text`` beside the English ``message`` (null only for a parser's
 complaint); the table actor and the WebSocket never send an English sentence of their own (a
@@ -14,12 +15,17 @@ from typing import Any
 import httpx
 
 from sanh.games import REGISTRY
-from sanh.games._texts import SERVER_TEXTS, TEXTS, describe, parse
+from sanh.games._texts import CONFIG_TEXTS
 from sanh.server.app import create_app
 from sanh.server.hall import Hall
 from sanh.server.settings import Settings
+from sanh.server.texts import SERVER_TEXTS
 from sanh.server.wallet_services import WalletServices
+from sanh.texts import TEXTS, describe, parse
 from tests.source_scan import ROOT, call_name
+
+HALL_TEXTS = {**SERVER_TEXTS, **CONFIG_TEXTS}
+"""What the hall answers with: its own codes and the games' refusals of a table's setup."""
 
 
 def _api(calls: list[tuple[str, str, dict[str, Any] | None, bool]]) -> list[dict[str, Any]]:
@@ -120,7 +126,7 @@ def test_http_errors_carry_their_text_code_and_english() -> None:
     ]
     assert got[11][:3] == (409, "refused", "language_invalid")
     for answer in answers[:12]:
-        assert all(code in SERVER_TEXTS for code, _ in parse(answer["text"])), answer
+        assert all(code in HALL_TEXTS for code, _ in parse(answer["text"])), answer
         assert answer["message"] == describe(answer["text"]), answer
     # A body that does not fit: the parser's own words, and the field as a text code.
     assert got[12][:3] == (422, "malformed", "field_invalid:$.stake") and got[12][3]

@@ -4,7 +4,7 @@ Action types, view fields, options (names, help texts and choices) come from eac
 declarations; settlement items, the enumerated values of views (phases, outcomes, bet areas,
 hand names...) and of settlement facts, and the text codes of settlement line details and logs
 (with the terms their arguments name) from random hands played with every seat count; every
-declared text code (``sanh.games._texts.TEXTS``) and hand name (the evaluators' categories, the
+declared text code (``sanh.texts.TEXTS``) and hand name (the evaluators' categories, the
 instant wins and penalty items of Tiến lên and Sâm) from the code; error codes from the protocol
 and from the HTTP API's source.
 """
@@ -26,7 +26,6 @@ from sanh.eval.lieng import LiengCategory
 from sanh.eval.lookup import HandCategory, TcpCategory, TeenPattiCategory
 from sanh.eval.xito import XiToCategory
 from sanh.games import REGISTRY
-from sanh.games._texts import TEXTS, parse, placeholders
 from sanh.games.base import CHANCE, Game, TableConfig, View
 from sanh.games.driver import chance_event, random_action
 from sanh.games.three_card_poker import _FORCED as TCP_FORCED_FOLDS
@@ -34,6 +33,7 @@ from sanh.ledger.model import TransferCode
 from sanh.notation.jsonable import to_jsonable
 from sanh.server import app as server_app
 from sanh.server.protocol import ErrorCode
+from sanh.texts import TEXTS, parse, placeholders
 
 __all__ = [
     "DECLARED_VALUES",

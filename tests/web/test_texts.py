@@ -1,7 +1,7 @@
 """Engine text codes and error codes in the page, in Vietnamese and in English.
 
 Settlements of seeded hands of every game whose lines carry details (text codes, see
-sanh/games/_texts.py) are shown at a table the way the server sends them (a ``result``
+sanh/texts.py) are shown at a table the way the server sends them (a ``result``
 message); each detail must read exactly as the terminal renders it in that language, with no
 code left raw and no untranslated key. Every error code of the protocol gets a translated
 headline with the server's English message after it (a refusal's text code in the page's
@@ -20,13 +20,13 @@ from playwright.sync_api import Page
 from sanh.cards.rng import SeededRng
 from sanh.cli._texts import describe, web_strings
 from sanh.games import REGISTRY
-from sanh.games._texts import describe as describe_code
-from sanh.games._texts import parse
 from sanh.games.base import CHANCE, TableConfig
 from sanh.games.driver import chance_event, random_action, random_playout
 from sanh.i18n import LANGUAGES
 from sanh.notation.jsonable import to_jsonable
 from sanh.server.protocol import ErrorCode
+from sanh.texts import describe as describe_code
+from sanh.texts import parse
 from tests.web.conftest import start_hall
 from tests.web.helpers import check_translated, create_table, sign_in, switch_language
 
