@@ -41,6 +41,7 @@ from sanh.ledger.players import (
     PlayerRefused,
 )
 from sanh.notation.jsonable import to_jsonable
+from sanh.server import friends
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
@@ -477,6 +478,7 @@ def create_app(
 
     api = Api(player_of, lambda exc: counted(exc))
     api.translate(config_refused)
+    social = friends.Social(hall, accounts)
     endpoint = api.endpoint
 
     # ----- accounts -------------------------------------------------------------------------
@@ -822,6 +824,9 @@ def create_app(
                         session = accounts.session_key(message.token)
                         open_sessions.add(session, conn)
                         writer = asyncio.create_task(_writer(websocket, conn, hall))
+                        conn.send(welcome(player))
+                        social.online(conn)
+                        continue
                     conn.send(welcome(player))
                     continue
                 if conn is None:
@@ -847,6 +852,7 @@ def create_app(
             hall.metrics.connections -= 1
             if conn is not None:
                 open_sessions.remove(session, conn)
+                social.offline(conn)
                 hall.lobby_chat.forget(conn)
                 for table_id in list(conn.tables):
                     actor = hall.tables.get(table_id)
@@ -954,6 +960,7 @@ def create_app(
         elif isinstance(message, p.ChatSpectators):
             actor.submit("chat_spectators", conn, message.allow)
 
+    friends.declare(api)
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
     )
@@ -998,6 +1005,8 @@ def create_app(
     )
     app.state.hall = hall
     app.state.services = services
+    app.state.settings = settings
+    app.state.social = social
     return app
 
 

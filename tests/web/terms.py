@@ -87,6 +87,7 @@ HTTP_ERRORS = (
     "rate_limited",
     "method_not_allowed",
     "no_such_endpoint",
+    "no_such_player",
     "too_many_tables",
     "tables_too_fast",
     "busy",
