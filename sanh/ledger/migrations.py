@@ -59,11 +59,13 @@ Version 5, leaderboards (sanh/server/leaderboards.py)::
     leaderboard(game, period, player_id, net, hands, best, PK(game, period, player_id)):
         per game (``*``: every game) and calendar day (``YYYY-MM-DD``; ``all``: all time),
         one player's net gold won, hands played and best single-hand win; written with the
-        hand record, in its transaction; bots are never in it. Indexed (game, period, net),
-        (game, period, hands), (game, period, best): a top-N is an index range read
-    clan_xp(clan_id, period, xp, PK(clan_id, period)), indexed (period, xp): a clan's XP by
-        day and all time (``all`` starts from ``clans.xp``)
-    both filled from the hand records already there (a clan's earlier days are not kept)
+        hand record, in its transaction; bots are never in it. Indexed (game, period, net,
+        player_id), the same with hands and best: a day's or all time's top N is an index
+        range read, a week's a range of 7 days' rows
+    clan_xp(game, period, clan_id, xp, PK(game, period, clan_id)), indexed (game, period, xp,
+        clan_id): the XP clans earned, the same way
+    the all-time rows filled from the hand records already there (and ``clans.xp`` for every
+        game together); earlier days are not rebuilt (their calendar is the hall's zone)
 """
 
 from __future__ import annotations
@@ -279,19 +281,21 @@ _BOARDS = (
     best BIGINT NOT NULL,
     PRIMARY KEY (game, period, player_id)
 )""",
-    "CREATE INDEX leaderboard_net ON leaderboard (game, period, net)",
-    "CREATE INDEX leaderboard_hands ON leaderboard (game, period, hands)",
-    "CREATE INDEX leaderboard_best ON leaderboard (game, period, best)",
+    "CREATE INDEX leaderboard_net ON leaderboard (game, period, net, player_id)",
+    "CREATE INDEX leaderboard_hands ON leaderboard (game, period, hands, player_id)",
+    "CREATE INDEX leaderboard_best ON leaderboard (game, period, best, player_id)",
     """CREATE TABLE clan_xp (
-    clan_id BIGINT NOT NULL REFERENCES clans (id),
+    game TEXT NOT NULL,
     period TEXT NOT NULL,
+    clan_id BIGINT NOT NULL REFERENCES clans (id),
     xp BIGINT NOT NULL,
-    PRIMARY KEY (clan_id, period)
+    PRIMARY KEY (game, period, clan_id)
 )""",
-    "CREATE INDEX clan_xp_by_period ON clan_xp (period, xp)",
+    "CREATE INDEX clan_xp_top ON clan_xp (game, period, xp, clan_id)",
     _BOARD_FILL.replace("{game}", "h.game").replace("{group}", "h.game, "),
     _BOARD_FILL.replace("{game}", "'*'").replace("{group}", ""),
-    "INSERT INTO clan_xp (clan_id, period, xp) SELECT id, 'all', xp FROM clans WHERE xp > 0",
+    "INSERT INTO clan_xp (game, period, clan_id, xp)"
+    " SELECT '*', 'all', id, xp FROM clans WHERE xp > 0",
 )
 """Earlier hands fill the all-time rows only: their calendar day depends on the hall's zone."""
 

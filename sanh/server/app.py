@@ -41,7 +41,7 @@ from sanh.ledger.players import (
     PlayerRefused,
 )
 from sanh.notation.jsonable import to_jsonable
-from sanh.server import friends
+from sanh.server import friends, leaderboards
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api, ApiError
@@ -961,6 +961,7 @@ def create_app(
             actor.submit("chat_spectators", conn, message.allow)
 
     friends.declare(api)
+    leaderboards.declare(api)
     document = api.document(
         title="sanh hall", version=str(p.PROTOCOL_VERSION), description="Play money only."
     )
@@ -1007,6 +1008,8 @@ def create_app(
     app.state.services = services
     app.state.settings = settings
     app.state.social = social
+    app.state.wall_time = wall_time
+    accounts.calendar_day = settings.calendar_day
     return app
 
 

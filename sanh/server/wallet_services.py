@@ -53,6 +53,7 @@ from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import to_jsonable
+from sanh.server import leaderboards
 from sanh.server.eventlog import INSERT, EventLog
 from sanh.server.recall import recall_hand
 from sanh.server.services import DailyRefused, HandOpen, PlayerInfo
@@ -435,6 +436,8 @@ class LedgerBank:
                     " VALUES (?, ?, ?, ?, ?)",
                     (pid, record["id"], seat, settlement.deltas[seat], now),
                 )
+            day = self.services.calendar_day(now / 1e9)
+            leaderboards.record(tx, game, day, ids, settlement.deltas, settlement.clan_xp)
 
         result = self.events.run_with_log(
             lambda on_apply: self.services.players.record_hand(
@@ -658,6 +661,8 @@ class WalletServices:
         self.bank = LedgerBank(self)
         self.accounts = self
         self.recall = self
+        self.calendar_day: Callable[[float], str] = leaderboards.vietnam_day
+        """The calendar day of a time (the hall's ``day_zone``): a hand's leaderboard day."""
 
     @classmethod
     def open(cls, url: str, config: HallConfig | None = None) -> WalletServices:

@@ -88,6 +88,7 @@ HTTP_ERRORS = (
     "method_not_allowed",
     "no_such_endpoint",
     "no_such_player",
+    "no_such_game",
     "too_many_tables",
     "tables_too_fast",
     "busy",
