@@ -118,7 +118,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         began = time.perf_counter()
         store, today = build(Path(folder) / "boards.db", args.hands, args.players, args.days)
-        print(f"built {args.hands:,} hands in {time.perf_counter() - began:.1f} s; {machine_note()}")
+        built = time.perf_counter() - began
+        print(f"built {args.hands:,} hands in {built:.1f} s; {machine_note()}")
         with store.read() as tx:
             count = tx.execute("SELECT COUNT(*) FROM hands")[0][0]
             rows = tx.execute("SELECT COUNT(*) FROM leaderboard")[0][0]
@@ -129,7 +130,8 @@ def main() -> None:
             seconds, top = timed(
                 store, lambda tx, s=span: _players(tx, game, s, "net", 20), args.repeat
             )
-            print(f"board {game} {period}: {seconds * 1000:.2f} ms, top {top[0][:3] if top else None}")
+            first = top[0][:3] if top else None
+            print(f"board {game} {period}: {seconds * 1000:.2f} ms, top {first}")
         week = period_range("week", today)
         assert week is not None
         since = (date.fromisoformat(week[0]) - date(2026, 11, 4)).days
