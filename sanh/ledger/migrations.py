@@ -43,6 +43,29 @@ Version 3, who may ask for gold, and who looks like whom::
         across restarts; indexed (kind, subject, at)
     the account ``promotions`` (may go negative, like the house): the house's promotions,
         which pays the daily gold (``daily:<player account>:<day>``, once per player and day)
+
+Version 4, friends (sanh/server/friends.py)::
+
+    friend_requests(from_id -> players, to_id -> players, at, PK(from_id, to_id)), by (to_id)
+    friendships(player_id -> players, friend_id -> players, since, PK(player_id, friend_id)):
+        one row each way
+    blocks(player_id -> players, blocked_id -> players, at, PK(player_id, blocked_id))
+    players.hide_table INTEGER 0/1: friends see the player online but not at which table
+
+Version 5, leaderboards (sanh/server/leaderboards.py)::
+
+    the hall's hand records (``hands``, ``hand_players``, ``hall_bots``) created here if the
+        hall has not created them yet (the same definitions as sanh/server/wallet_services.py)
+    leaderboard(game, period, player_id, net, hands, best, PK(game, period, player_id)):
+        per game (``*``: every game) and calendar day (``YYYY-MM-DD``; ``all``: all time),
+        one player's net gold won, hands played and best single-hand win; written with the
+        hand record, in its transaction; bots are never in it. Indexed (game, period, net,
+        player_id), the same with hands and best: a day's or all time's top N is an index
+        range read, a week's a range of 7 days' rows
+    clan_xp(game, period, clan_id, xp, PK(game, period, clan_id)), indexed (game, period, xp,
+        clan_id): the XP clans earned, the same way
+    the all-time rows filled from the hand records already there (and ``clans.xp`` for every
+        game together); earlier days are not rebuilt (their calendar is the hall's zone)
 """
 
 from __future__ import annotations
@@ -201,6 +224,82 @@ _GUARD = (
     "INSERT INTO accounts (id, flags, created_at) VALUES ('promotions', 1, {now})",
 )
 
+_FRIENDS = (
+    """CREATE TABLE friend_requests (
+    from_id BIGINT NOT NULL REFERENCES players (id),
+    to_id BIGINT NOT NULL REFERENCES players (id),
+    at BIGINT NOT NULL,
+    PRIMARY KEY (from_id, to_id),
+    CHECK (from_id <> to_id)
+)""",
+    "CREATE INDEX friend_requests_to ON friend_requests (to_id)",
+    """CREATE TABLE friendships (
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    friend_id BIGINT NOT NULL REFERENCES players (id),
+    since BIGINT NOT NULL,
+    PRIMARY KEY (player_id, friend_id),
+    CHECK (player_id <> friend_id)
+)""",
+    """CREATE TABLE blocks (
+    player_id BIGINT NOT NULL REFERENCES players (id),
+    blocked_id BIGINT NOT NULL REFERENCES players (id),
+    at BIGINT NOT NULL,
+    PRIMARY KEY (player_id, blocked_id),
+    CHECK (player_id <> blocked_id)
+)""",
+    "CREATE INDEX blocks_by_blocked ON blocks (blocked_id)",
+    "ALTER TABLE players ADD COLUMN hide_table INTEGER NOT NULL DEFAULT 0",
+)
+
+_HAND_RECORDS = (
+    "CREATE TABLE IF NOT EXISTS hall_bots (player_id BIGINT PRIMARY KEY, label TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hands ("
+    " id TEXT PRIMARY KEY, table_id TEXT NOT NULL, hand INTEGER NOT NULL, game TEXT NOT NULL,"
+    " players TEXT NOT NULL, config TEXT NOT NULL, events TEXT NOT NULL,"
+    " settlement TEXT NOT NULL, server_seed TEXT, finished_at BIGINT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS hand_players ("
+    " player_id BIGINT NOT NULL, hand_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+    " net BIGINT NOT NULL, finished_at BIGINT NOT NULL, PRIMARY KEY (player_id, hand_id))",
+)
+
+_BOARD_FILL = """
+INSERT INTO leaderboard (game, period, player_id, net, hands, best)
+SELECT {game}, 'all', hp.player_id, SUM(hp.net), COUNT(*),
+       MAX(CASE WHEN hp.net > 0 THEN hp.net ELSE 0 END)
+FROM hand_players hp JOIN hands h ON h.id = hp.hand_id
+WHERE hp.player_id NOT IN (SELECT player_id FROM hall_bots)
+GROUP BY {group}hp.player_id"""
+
+_BOARDS = (
+    *_HAND_RECORDS,
+    """CREATE TABLE leaderboard (
+    game TEXT NOT NULL,
+    period TEXT NOT NULL,
+    player_id BIGINT NOT NULL,
+    net BIGINT NOT NULL,
+    hands BIGINT NOT NULL,
+    best BIGINT NOT NULL,
+    PRIMARY KEY (game, period, player_id)
+)""",
+    "CREATE INDEX leaderboard_net ON leaderboard (game, period, net, player_id)",
+    "CREATE INDEX leaderboard_hands ON leaderboard (game, period, hands, player_id)",
+    "CREATE INDEX leaderboard_best ON leaderboard (game, period, best, player_id)",
+    """CREATE TABLE clan_xp (
+    game TEXT NOT NULL,
+    period TEXT NOT NULL,
+    clan_id BIGINT NOT NULL REFERENCES clans (id),
+    xp BIGINT NOT NULL,
+    PRIMARY KEY (game, period, clan_id)
+)""",
+    "CREATE INDEX clan_xp_top ON clan_xp (game, period, xp, clan_id)",
+    _BOARD_FILL.replace("{game}", "h.game").replace("{group}", "h.game, "),
+    _BOARD_FILL.replace("{game}", "'*'").replace("{group}", ""),
+    "INSERT INTO clan_xp (game, period, clan_id, xp)"
+    " SELECT '*', 'all', id, xp FROM clans WHERE xp > 0",
+)
+"""Earlier hands fill the all-time rows only: their calendar day depends on the hall's zone."""
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -240,6 +339,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         sqlite=_GUARD,
         postgresql=_GUARD,
     ),
+    Migration(4, "friends, requests, blocks, hiding one's table", _FRIENDS, _FRIENDS),
+    Migration(5, "leaderboards by game and day, clans' XP by day", _BOARDS, _BOARDS),
 )
 """Every migration, in order of version."""
 

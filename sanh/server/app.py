@@ -28,7 +28,15 @@ from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from sanh.server import http_accounts, http_clans, http_hands, http_ops, http_tables
+from sanh.server import (
+    friends,
+    http_accounts,
+    http_clans,
+    http_hands,
+    http_ops,
+    http_tables,
+    leaderboards,
+)
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
 from sanh.server.api import Api
@@ -58,6 +66,8 @@ GROUPS = (
     http_tables.ENDPOINTS,
     http_hands.ENDPOINTS,
     http_ops.ENDPOINTS,
+    friends.ENDPOINTS,
+    leaderboards.ENDPOINTS,
 )
 """The HTTP API's endpoints, area by area (the order of the OpenAPI document's paths)."""
 
@@ -85,7 +95,10 @@ def create_app(
     app.state.hall = hall
     app.state.services = services
     app.state.settings = settings
-    app.state.context = _context(settings, services, hall, now or settings.wall_time, api)
+    app.state.wall_time = now or settings.wall_time
+    app.state.social = friends.Social(hall, services.accounts)
+    services.accounts.calendar_day = settings.calendar_day
+    app.state.context = _context(settings, services, hall, app.state.wall_time, api)
     return app
 
 

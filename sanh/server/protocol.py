@@ -36,6 +36,8 @@ __all__ = [
     "ClientMessage",
     "Error",
     "ErrorCode",
+    "FriendInvite",
+    "FriendPresence",
     "Hello",
     "Host",
     "Join",
@@ -47,6 +49,7 @@ __all__ = [
     "LobbyChat",
     "Ping",
     "Pong",
+    "Presence",
     "QuoteLeave",
     "RemoveBots",
     "Result",
@@ -435,6 +438,38 @@ class BalanceUpdate(ServerMessage, tag="balance"):
     balance: int
 
 
+class FriendPresence(msgspec.Struct):
+    """A friend: online (an open connection) and at which table, unless they hide it."""
+
+    player: str
+    name: str
+    online: bool
+    table: str | None
+    """The table they sit at, else one they watch (``None``: none, hidden, or private)."""
+    game: str | None
+    private: bool
+    """At a private table (its id is not shown: it opens with its invite code)."""
+
+
+class Presence(ServerMessage, tag="presence"):
+    """Friends' presence (sanh/server/friends.py): after the welcome and after a friendship
+    changes the whole list (``full``), else the entries that changed."""
+
+    friends: list[FriendPresence]
+    full: bool
+
+
+class FriendInvite(ServerMessage, tag="friend_invite"):
+    """A friend invites you to a table: ``join`` opens it (a ``join`` message's ``table``:
+    the table's id, or a private table's invite code)."""
+
+    player: str
+    name: str
+    table: str
+    game: str
+    join: str
+
+
 _encoder = msgspec.json.Encoder()
 
 
@@ -457,6 +492,8 @@ SERVER_TYPES = (
     | Left
     | ChatLine
     | ChatHistory
+    | Presence
+    | FriendInvite
 )
 """Every message the server sends."""
 

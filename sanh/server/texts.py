@@ -128,6 +128,21 @@ SERVER_TEXTS: Mapping[str, str] = catalogue(
         "bank_taken": "the table already has a banker",
         "bank_between": "a bank is from {gold0} to {gold1}",
         "bank_needs": "being the banker needs at least {gold0}",
+        # ----- friends (sanh/server/friends.py) ----------------------------------------------
+        "friend_self": "you cannot be your own friend",
+        "friend_blocked": "one of you has blocked the other",
+        "friend_already": "you are friends already",
+        "friend_request_sent": "you have asked this player already",
+        "friend_no_request": "there is no friend request between you",
+        "friend_not_friends": "you are not friends",
+        "friend_blocked_already": "you have blocked this player already",
+        "friend_not_blocked": "you have not blocked this player",
+        "friend_hide_missing": "say whether to hide your table",
+        "friend_no_table": "no such table",
+        "friend_invite_not_there": "you can only invite to a table you are at",
+        "friend_offline": "your friend is not online",
+        # ----- leaderboards (sanh/server/leaderboards.py) ------------------------------------
+        "board_unknown_game": "no leaderboard for the game '{n0}'",
     }
 )
 """What the hall refuses outside the rules: every code and its English template."""

@@ -25,6 +25,7 @@ from sanh.ledger.model import (
 from sanh.ledger.settle import buy_in, cash_out
 from sanh.ledger.store import StoreTx
 from sanh.notation.jsonable import to_jsonable
+from sanh.server import leaderboards
 from sanh.server.eventlog import INSERT, EventLog
 from sanh.server.services import HandOpen
 from sanh.server.wallet_records import TableRecords, ledger_id
@@ -59,11 +60,17 @@ class _OpenHand:
 
 
 def _hand_writer(
-    record: dict[str, Any], ids: list[int], deltas: Sequence[int], seq: int, settle: str
+    record: dict[str, Any],
+    ids: list[int],
+    settlement: Settlement,
+    seq: int,
+    settle: str,
+    calendar_day: Callable[[float], str],
 ) -> Callable[[TxHandle], None]:
     """A settlement batch's hook that writes, in the batch's transaction, the settle event
-    (at ``seq``), the hand's record (``hands``, for recall and replay) and each seated
-    player's net (``hand_players``)."""
+    (at ``seq``), the hand's record (``hands``, for recall and replay), each seated
+    player's net (``hand_players``) and the hand's leaderboard rows (on ``calendar_day``)."""
+    deltas = settlement.deltas
 
     def write(tx: TxHandle) -> None:
         now = time.time_ns()
@@ -92,6 +99,8 @@ def _hand_writer(
                 " VALUES (?, ?, ?, ?, ?)",
                 (player, record["id"], seat, deltas[seat], now),
             )
+        day = calendar_day(now / 1e9)
+        leaderboards.record(tx, record["game"], day, ids, deltas, settlement.clan_xp)
 
     return write
 
@@ -371,7 +380,14 @@ class LedgerBank(TableRecords):
             "settlement": to_jsonable(settlement),
             "server_seed": event.get("server_seed"),
         }
-        write = _hand_writer(record, ids, settlement.deltas, 1_000_000 + seq, json.dumps(event))
+        write = _hand_writer(
+            record,
+            ids,
+            settlement,
+            1_000_000 + seq,
+            json.dumps(event),
+            self.services.calendar_day,
+        )
         result = self.events.run_with_log(
             lambda on_apply: self.services.players.record_hand(
                 game,

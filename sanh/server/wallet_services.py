@@ -48,6 +48,7 @@ from sanh.ledger.players import Hall as Players
 from sanh.ledger.players import HallConfig, PlayerCode, PlayerRefused, check_password
 from sanh.ledger.store import StoreTx
 from sanh.notation.history import config_from_json
+from sanh.server import leaderboards
 from sanh.server.recall import recall_hand
 from sanh.server.services import DailyRefused, PlayerInfo
 from sanh.server.wallet_bank import LedgerBank
@@ -101,6 +102,8 @@ class WalletServices:
         self.bank = LedgerBank(self)
         self.accounts = self
         self.recall = self
+        self.calendar_day: Callable[[float], str] = leaderboards.vietnam_day
+        """The calendar day of a time (the hall's ``day_zone``): a hand's leaderboard day."""
 
     @classmethod
     def open(cls, url: str, config: HallConfig | None = None) -> WalletServices:

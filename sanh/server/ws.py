@@ -19,6 +19,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sanh.server import protocol as p
+from sanh.server.friends import Social
 from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
 from sanh.server.hall import Hall
@@ -56,6 +57,8 @@ class _Socket:
         self.strikes: list[float] = []
         """When each recent refused frame came (within ``strike_window``)."""
         self.sign_in_by = clock.now() + self.settings.hello_timeout
+        self.social: Social = websocket.app.state.social
+        """Friends and presence (sanh/server/friends.py)."""
 
     async def run(self) -> None:
         await self.websocket.accept()
@@ -141,6 +144,7 @@ class _Socket:
         if problem is not None:
             await self.refuse_frame(*problem)
             return
+        first = self.conn is None
         if self.conn is None:
             self.conn = Connection(player)
             self.session = self.ctx.accounts.session_key(message.token)
@@ -148,6 +152,8 @@ class _Socket:
             self.writer = asyncio.create_task(_writer(self.websocket, self.conn, self.hall))
         balance = self.ctx.services.bank.balance(player.id)
         self.conn.send(p.Welcome(player=player.id, name=player.name, balance=balance))
+        if first:
+            self.social.online(self.conn)  # friends see this player come online
 
     async def finish(self) -> None:
         """The connection is gone: leave its tables (a disconnection) and stop its writer."""
@@ -155,6 +161,7 @@ class _Socket:
         conn = self.conn
         if conn is not None:
             self.ctx.open_sessions.remove(self.session, conn)
+            self.social.offline(conn)
             self.hall.lobby_chat.forget(conn)
             for table_id in list(conn.tables):
                 actor = self.hall.tables.get(table_id)

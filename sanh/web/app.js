@@ -10,6 +10,7 @@ import { renderRulesPage } from "/rules.js";
 import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
+import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -146,6 +147,9 @@ async function route() {
   if (page === "profile") return renderProfile();
   if (page === "recall") return renderRecall(arg ? decodeURIComponent(arg) : arg);
   if (page === "rules") return renderRulesPage(app, arg ? decodeURIComponent(arg) : null);
+  const social = { api, showBanner, errorText, gameName, games: state.games };
+  if (page === "friends") return renderFriends(app, social);
+  if (page === "leaders") return renderLeaders(app, social, hash.split("?")[1]);
   return renderLobby();
 }
 window.addEventListener("hashchange", route);
@@ -473,6 +477,9 @@ function onMessage(message) {
     case "chat_history":
       chatMessage(message);
       break;
+    case "friend_invite":
+      socialMessage(message, banner);
+      break;
     case "error":
       showBanner(errorHeadline(message.code), "error", 5000, refusalText(message));
       banner.dataset.code = message.code || "";
@@ -573,6 +580,8 @@ function renderTable(tableId) {
   app.innerHTML = `<section class="table-page" id="table-page"><p>${t("table.waiting")}</p></section>`;
   window.scrollTo(0, 0); // the lobby's create form may have been scrolled to
   mountTableChat(app, tableId, send, state.player);
+  app.insertAdjacentHTML("beforeend", `<div id="invite-slot"></div>`);
+  mountInvite(app, () => state.table, { api, showBanner, errorText });
   connect(tableId);
   state.ticker = setInterval(() => {
     tickTimers();

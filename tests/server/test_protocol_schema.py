@@ -43,7 +43,8 @@ def test_the_schema_is_valid_and_names_every_message() -> None:
     client = published()["$defs"]["client_message"]["discriminator"]["mapping"]
     assert set(server) == {
         "welcome", "table", "buyin_panel", "result", "ack", "error", "pong", "balance",
-        "leave_pending", "leave_quote", "left", "chat", "chat_history",
+        "leave_pending", "leave_quote", "left", "chat", "chat_history", "presence",
+        "friend_invite",
     }  # fmt: skip
     assert set(client) == {
         "hello", "resume", "join", "leave", "sit", "stand", "buyin", "act", "add_bots",

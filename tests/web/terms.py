@@ -87,6 +87,8 @@ HTTP_ERRORS = (
     "rate_limited",
     "method_not_allowed",
     "no_such_endpoint",
+    "no_such_player",
+    "no_such_game",
     "too_many_tables",
     "tables_too_fast",
     "busy",
