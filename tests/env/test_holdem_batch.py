@@ -54,6 +54,7 @@ def _compare(batch: HoldemBatch, row: int, shadow: Shadow) -> None:
     assert mine["bets"] == list(state.bets)
     assert mine["totals"] == list(state.totals)
     assert mine["live"] == list(state.live)
+    assert mine["queue"] == list(state.queue)
     assert mine["pot"] == sum(state.totals) + sum(state.antes)
     view = GAME.observe(state, state.queue[0])
     if view.amount_ranges:
@@ -172,3 +173,85 @@ def test_split_pots_and_odd_units() -> None:
     batch = HoldemBatch(64, 3, stake=5, stacks=(1_001, 333, 1_001), options={"holdem.ante": 1})
     seen = _cross_check(batch, 11, 25)
     assert seen["split"] > 0 and seen["side_pots"] > 0
+
+
+_OBS_CASES = [
+    (2, {}, {}),
+    (4, {}, {}),
+    (3, {"stacks": (3_000, 500, 9_000)}, {}),
+    (
+        6,
+        {"stacks": (3_000, 500, 9_000, 1_200, 700, 40_000), "history": 3},
+        {"holdem.min_raise": "standard", "holdem.max_raise": "stack", "holdem.ante": 20},
+    ),
+]
+
+
+@pytest.mark.parametrize(("seats", "kwargs", "options"), _OBS_CASES)
+def test_batched_vector_env_equals_the_per_table_one(
+    seats: int, kwargs: dict[str, Any], options: dict[str, Any]
+) -> None:
+    """The batched backend with the engine's decks and the per-table backend (the AEC
+    environment's tables and encoder) give the same observations, masks, seats, rewards and
+    ends, value for value, under the same random ids (hands of more than ``history`` actions
+    included)."""
+    import sanh.env
+
+    batch = sanh.env.VectorEnv(
+        "texas-holdem", 8, seats=seats, options=options, decks="engine", **kwargs
+    )
+    tables = sanh.env.VectorEnv(
+        "texas-holdem", 8, seats=seats, options=options, backend="tables", **kwargs
+    )
+    assert (batch.backend, tables.backend) == ("batch", "tables")
+    assert batch.observation_size == tables.observation_size
+    got, want = batch.reset(seed=5), tables.reset(seed=5)
+    for _ in range(120):
+        for mine, theirs in zip(got, want, strict=True):
+            np.testing.assert_array_equal(mine, theirs)
+        ids = tables.sample(want[1])
+        got, want = batch.step(ids), tables.step(ids)
+    assert batch.hands == tables.hands > 8
+
+
+def test_fast_decks_are_uniform_enough_and_reproducible() -> None:
+    """Fast decks: a seed replays its hands; every card turns up about equally often."""
+    import sanh.env
+
+    a = sanh.env.VectorEnv("texas-holdem", 256, seats=2)
+    b = sanh.env.VectorEnv("texas-holdem", 256, seats=2)
+    obs_a, mask_a, _ = a.reset(seed=3)
+    obs_b, _, _ = b.reset(seed=3)
+    assert a.batch is not None
+    dealt = a.batch.deck[:, :9].copy()  # the cards each new hand uses (2 seats: 4 + 5)
+    for _ in range(40):
+        np.testing.assert_array_equal(obs_a, obs_b)
+        ids = a.sample(mask_a)
+        obs_a, mask_a, _, rewards, done = a.step(ids)
+        obs_b, _, _, _, _ = b.step(ids)
+        assert np.allclose(rewards[done].sum(axis=1), 0.0)
+        dealt = np.concatenate([dealt, a.batch.deck[done, :9]])
+    counts = np.bincount(dealt.reshape(-1).astype(np.int64), minlength=52)
+    expected = counts.sum() / 52
+    assert (np.abs(counts - expected) < 6 * np.sqrt(expected)).all()
+
+
+def test_vector_env_backends_and_fallback() -> None:
+    import sanh.env
+
+    with pytest.raises(ValueError, match="no batched core"):
+        sanh.env.VectorEnv("tien-len", 2, seats=2, backend="batch")
+    with pytest.raises(ValueError, match="require_hole_card"):
+        sanh.env.VectorEnv(
+            "texas-holdem", 2, options={"holdem.require_hole_card": True}, backend="batch"
+        )
+    venv = sanh.env.VectorEnv("texas-holdem", 2, options={"holdem.require_hole_card": True})
+    assert venv.backend == "tables"
+    with pytest.raises(ValueError, match="engine's decks"):
+        sanh.env.VectorEnv("tien-len", 2, seats=2, decks="fast")
+    venv = sanh.env.VectorEnv("texas-holdem", 3, seats=2)
+    venv.reset(seed=0)
+    from sanh.env.core import IllegalActionIdError
+
+    with pytest.raises(IllegalActionIdError):
+        venv.step(np.full(3, 1))  # preflop, the first to act cannot check
