@@ -101,6 +101,14 @@ def main(argv: list[str] | None = None) -> None:
         theirs = rlcard_steps(seats, args.seconds)
         shown = "not installed" if theirs is None else f"{theirs:,.0f}"
         print(f"| RLCard 1.2 `no-limit-holdem` | {seats} | {shown} |", flush=True)
+    print("\n| no-limit Hold'em, batched VectorEnv (4 seats) | tables | steps/s |")
+    print("|---|---:|---:|")
+    for num_envs in (1, 64, 1024, 4096):
+        batched = vector_steps("texas-holdem", 4, args.seconds, num_envs=num_envs)
+        print(f"| sanh.env VectorEnv (batched core) | {num_envs} | {batched:,.0f} |", flush=True)
+    theirs = rlcard_steps(4, args.seconds)
+    shown = "not installed" if theirs is None else f"{theirs:,.0f}"
+    print(f"| RLCard 1.2 `no-limit-holdem` (single env) | 1 | {shown} |", flush=True)
     print(f"\nAfter the run: {machine_note()}")
 
 

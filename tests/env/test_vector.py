@@ -9,9 +9,17 @@ import sanh.env
 from sanh.env.core import IllegalActionIdError
 
 
-@pytest.mark.parametrize("game_id", ["tien-len", "texas-holdem", "tai-xiu"])
-def test_vector_env_random_self_play(game_id: str) -> None:
-    venv = sanh.env.VectorEnv(game_id, num_envs=6, seats=2)
+@pytest.mark.parametrize(
+    ("game_id", "kwargs"),
+    [
+        ("tien-len", {}),
+        ("texas-holdem", {"decks": "engine"}),
+        ("texas-holdem", {"backend": "tables"}),
+        ("tai-xiu", {}),
+    ],
+)
+def test_vector_env_random_self_play(game_id: str, kwargs: dict[str, str]) -> None:
+    venv = sanh.env.VectorEnv(game_id, num_envs=6, seats=2, **kwargs)
     obs, mask, seat = venv.reset(seed=3)
     assert obs.shape == (6, venv.observation_size) and obs.dtype == np.float32
     assert mask.shape == (6, venv.action_size) and mask.dtype == np.int8
