@@ -38,13 +38,13 @@ from sanh.server.services import PlayerInfo
 from sanh.server.table import Connection
 
 __all__ = [
+    "ENDPOINTS",
     "FriendAction",
     "FriendRef",
     "FriendRefused",
     "Friends",
     "FriendsBook",
     "Social",
-    "declare",
     "friends_change",
     "friends_list",
 ]

@@ -30,19 +30,19 @@ from starlette import status
 from starlette.requests import Request
 
 from sanh.games import REGISTRY
-from sanh.texts import clean, text
 from sanh.ledger.model import TxHandle
 from sanh.ledger.store import StoreTx
 from sanh.server.api import ApiError, Endpoints
+from sanh.texts import clean, text
 
 __all__ = [
     "ALL_GAMES",
+    "ENDPOINTS",
     "BoardQuery",
     "ClanRow",
     "Leaderboard",
     "PlayerRow",
     "board",
-    "declare",
     "leaderboard",
     "period_range",
     "record",

@@ -19,9 +19,9 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sanh.server import protocol as p
-from sanh.server.friends import Social
 from sanh.server.chat import CHAT_BURST, CHAT_PER_SECOND, clean_line
 from sanh.server.clock import Clock, wait_until
+from sanh.server.friends import Social
 from sanh.server.hall import Hall
 from sanh.server.http_context import HallContext, context
 from sanh.server.services import PlayerInfo
