@@ -118,7 +118,8 @@ async def _table(
     assert created.status_code == 201, created.text
     table: str = created.json()["id"]
     for player in seated:
-        await player.connect()
+        if player.ws is None:  # a player at another table already keeps its one connection
+            await player.connect()
         mark = len(player.messages)
         await player.send({"type": "join", "table": table})
         await player.send({"type": "sit", "table": table})
