@@ -79,8 +79,12 @@ async def _raw(hall: HallProcess | InProcessHall, token: str | None = None) -> A
 
 
 async def _answer(ws: Any, timeout: float = 30) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-    return message
+    """The next answer to what the test sent (friends' ``presence``, pushed after a welcome,
+    is not an answer)."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if message.get("type") != "presence":
+            return message
 
 
 def test_limits_and_authentication(guarded_hall: HallProcess) -> None:
