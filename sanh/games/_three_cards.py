@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from sanh.cards.card import Card
 from sanh.eval.points import ba_cay_rank, ba_cay_score, top_card
-from sanh.games.base import Action, OptionSpec, TableConfig
+from sanh.games.base import Action, OptionSpec, TableConfig, option
 from sanh.games.hosting import PhaseClock
 from sanh.types import Seat
 
@@ -38,6 +38,7 @@ __all__ = [
     "TimeUp",
     "best_seat",
     "hand_text",
+    "quick_mode_field",
     "squeeze_seconds",
     "timers",
     "visible_cards",
@@ -50,6 +51,11 @@ QUICK_MODE = OptionSpec(
     False,
     help="quick mode: 7 s instead of 15 s to squeeze or flip (RULES.md §2.2, §16B)",
 )
+
+
+def quick_mode_field() -> Any:
+    """:data:`QUICK_MODE` as a field of a game's :class:`~sanh.games.base.Rules`."""
+    return option(QUICK_MODE.name, QUICK_MODE.default, help=QUICK_MODE.help)
 
 
 @dataclass(frozen=True, slots=True)

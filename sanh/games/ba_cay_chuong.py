@@ -64,7 +64,6 @@ from sanh.eval.points import ba_cay_rank, ba_cay_score
 from sanh.games._debts import Debt, Purse
 from sanh.games._three_cards import (
     HAND_SIZE,
-    QUICK_MODE,
     SQUEEZE_CLOCK,
     Flip,
     Leave,
@@ -74,6 +73,7 @@ from sanh.games._three_cards import (
     TimeUp,
     best_seat,
     hand_text,
+    quick_mode_field,
     timers,
     visible_cards,
 )
@@ -86,13 +86,14 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     Reason,
     Roll,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_seat,
 )
 from sanh.games.hosting import Hosting, PhaseClock
@@ -104,29 +105,48 @@ __all__ = ["GAMES", "BaCayChuong", "Bet", "ChuongState", "ChuongView", "chuong_t
 BETTING_S = 15
 """The default of ``bacaychuong.betting_s`` [DEF] (RULES.md §2.5)."""
 
-OPTIONS = (
-    OptionSpec("bacaychuong.max_bet", 10, help="the largest bet, × L (A-CH3)"),
-    OptionSpec(
+
+@dataclass(frozen=True, slots=True)
+class ChuongRules(Rules):
+    """The table's rule options, each declared once (RULES.md §11, §15 A-CH1..3;
+    ``BaCayChuong().rules(config)``)."""
+
+    max_bet: int = option("bacaychuong.max_bet", 10, help="the largest bet, × L (A-CH3)")
+    min_cover_multiple: int = option(
         "bacaychuong.min_cover_multiple",
         2,
         help="the banker's balance must be this × L × the other players, and this × the bets",
-    ),
-    OptionSpec(
+    )
+    ten_pays_double: bool = option(
         "bacaychuong.ten_pays_double", True, help="a player's winning 10 is paid 2× (A-CH1)"
-    ),
-    OptionSpec(
+    )
+    banker_ten_doubles: bool = option(
         "bacaychuong.banker_ten_doubles", False, help="the banker's winning 10 takes 2× (A-CH2)"
-    ),
-    OptionSpec(
+    )
+    min_balance_multiple: int = option(
         "platform.min_balance_multiple",
         10,
         help="the balance needed to play, × L (0: only the bet) (A-PL4)",
-    ),
-    OptionSpec(
+    )
+    betting_s: int = option(
         "bacaychuong.betting_s", BETTING_S, help="§2.5: betting window, seconds (the server's)"
-    ),
-    QUICK_MODE,
-)
+    )
+    quick_mode: bool = quick_mode_field()
+
+    def check(self) -> None:
+        """The bet and the cover are at least 1 L; the balance multiple is not negative."""
+        for name, value in (
+            ("bacaychuong.max_bet", self.max_bet),
+            ("bacaychuong.min_cover_multiple", self.min_cover_multiple),
+        ):
+            if value < 1:
+                raise ConfigError(text=text("option_at_least", name, 1))
+        if self.min_balance_multiple < 0:
+            raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
+
+
+OPTIONS = ChuongRules.specs()
+"""The options as the hall lists them (``BaCayChuong.info.options``)."""
 
 UNDECIDED = ""
 BET = "bet"
@@ -218,27 +238,28 @@ class BaCayChuong(Game[ChuongState]):
         max_actions=160,
         rules_source="RULES.md §11, §10.1-10.3, §2.6, §15 A-CH1..4; seed 001 'Ba cây Chương'",
         aliases=("3 cay chuong", "ba cay chuong", "3-cay-chuong", "ba cay"),
-        options=OPTIONS,
+        rules=ChuongRules,
         action_types=(Bet, SitOut, Start, Squeeze, Flip, Leave, TimeUp),
         hosting=Hosting(clocks=(PhaseClock("bet", option="bacaychuong.betting_s"), SQUEEZE_CLOCK)),
     )
 
     # ----- setup ------------------------------------------------------------------------
+    def rules(self, config: TableConfig) -> ChuongRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, ChuongRules)
+        return rules
+
     def new_state(self, config: TableConfig) -> ChuongState:
         """A round: who plays, who banks (or a random draw), then the bets.
 
         :raises ConfigError: on a bad config, bad options or a malformed carry.
         """
         self.check_config(config)
-        options = self.options(config)
-        for name in ("bacaychuong.max_bet", "bacaychuong.min_cover_multiple"):
-            if int(options[name]) < 1:
-                raise ConfigError(text=text("option_at_least", name, 1))
-        if int(options["platform.min_balance_multiple"]) < 0:
-            raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
+        rules = self.rules(config)
         banker = _read_carry(config)
         n = config.seats
-        minimum = max(config.stake, config.stake * int(options["platform.min_balance_multiple"]))
+        minimum = max(config.stake, config.stake * rules.min_balance_multiple)
         decisions = tuple(UNDECIDED if s >= minimum else NOT_PLAYING for s in config.stacks)
         state = ChuongState(
             config=config,
@@ -268,31 +289,31 @@ class BaCayChuong(Game[ChuongState]):
         >>> BaCayChuong().max_loss(TableConfig.make(seats=4, stake=100))
         6000
         """
-        options = self.options(config)
-        top_bet = config.stake * int(options["bacaychuong.max_bet"])
+        rules = self.rules(config)
+        top_bet = config.stake * rules.max_bet
         others = config.seats - 1
-        player = top_bet * (2 if options["bacaychuong.banker_ten_doubles"] else 1)
-        banker = others * top_bet * (2 if options["bacaychuong.ten_pays_double"] else 1)
-        cover = int(options["bacaychuong.min_cover_multiple"]) * others * top_bet
-        balance = config.stake * max(1, int(options["platform.min_balance_multiple"]))
+        player = top_bet * (2 if rules.banker_ten_doubles else 1)
+        banker = others * top_bet * (2 if rules.ten_pays_double else 1)
+        cover = rules.min_cover_multiple * others * top_bet
+        balance = config.stake * max(1, rules.min_balance_multiple)
         return max(player, banker, cover, balance)
 
     def min_cover(self, config: TableConfig, players: int) -> Chips:
         """The least balance that may hold the bank with ``players`` players in all."""
-        multiple = int(self.options(config)["bacaychuong.min_cover_multiple"])
+        multiple = self.rules(config).min_cover_multiple
         return multiple * config.stake * (players - 1)
 
     def cover_left(self, state: ChuongState) -> Chips:
         """How much more in bets the banker can accept now."""
         if state.banker is None:
             return 0
-        multiple = int(self.options(state.config)["bacaychuong.min_cover_multiple"])
+        multiple = self.rules(state.config).min_cover_multiple
         return state.config.stacks[state.banker] // multiple - sum(state.bets)
 
     def bet_range(self, state: ChuongState, seat: Seat) -> tuple[Chips, Chips]:
         """The smallest and largest bet ``seat`` may place now (max < min: none)."""
         config = state.config
-        top = config.stake * int(self.options(config)["bacaychuong.max_bet"])
+        top = config.stake * self.rules(config).max_bet
         return config.stake, min(top, config.stacks[seat], self.cover_left(state))
 
     # ----- turn -------------------------------------------------------------------------
@@ -517,7 +538,7 @@ class BaCayChuong(Game[ChuongState]):
 
     def _outcomes(self, state: ChuongState) -> list[tuple[Seat, int]]:
         """Per bettor: the signed multiple of its bet it wins from the banker."""
-        options = self.options(state.config)
+        rules = self.rules(state.config)
         banker = state.banker
         assert banker is not None
         out = []
@@ -525,9 +546,9 @@ class BaCayChuong(Game[ChuongState]):
             if seat == banker:
                 continue
             score = ba_cay_score(state.cards[seat])
-            player_double = 2 if score == 10 and options["bacaychuong.ten_pays_double"] else 1
+            player_double = 2 if score == 10 and rules.ten_pays_double else 1
             banker_ten = ba_cay_score(state.cards[banker]) == 10
-            banker_double = 2 if banker_ten and options["bacaychuong.banker_ten_doubles"] else 1
+            banker_double = 2 if banker_ten and rules.banker_ten_doubles else 1
             banker_gone, player_gone = state.left[banker], state.left[seat]
             if banker_gone and (not player_gone or banker_gone < player_gone):
                 out.append((seat, player_double))

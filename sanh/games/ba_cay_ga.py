@@ -62,7 +62,6 @@ from sanh.eval.points import ba_cay_score
 from sanh.games._debts import Debt, Purse
 from sanh.games._three_cards import (
     HAND_SIZE,
-    QUICK_MODE,
     SQUEEZE_CLOCK,
     Flip,
     Leave,
@@ -73,6 +72,7 @@ from sanh.games._three_cards import (
     TimeUp,
     best_seat,
     hand_text,
+    quick_mode_field,
     timers,
     visible_cards,
 )
@@ -84,12 +84,13 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     Reason,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_seat,
 )
 from sanh.games.hosting import Hosting
@@ -98,22 +99,39 @@ from sanh.types import Chips, Seat, format_gold
 
 __all__ = ["GAMES", "BaCayGa", "GaState", "GaView", "ga_timers"]
 
-OPTIONS = (
-    OptionSpec("bacayga.ga_multiple", 1, help="the gà contribution, × L (A-GA1)"),
-    OptionSpec("bacayga.stake_multiple", 1, help="the round stake, × L (A-GA2)"),
-    OptionSpec(
+
+@dataclass(frozen=True, slots=True)
+class GaRules(Rules):
+    """The table's rule options, each declared once (RULES.md §10, §15 A-GA1..4;
+    ``BaCayGa().rules(config)``)."""
+
+    ga_multiple: int = option("bacayga.ga_multiple", 1, help="the gà contribution, × L (A-GA1)")
+    stake_multiple: int = option("bacayga.stake_multiple", 1, help="the round stake, × L (A-GA2)")
+    recollect_each_round: bool = option(
         "bacayga.recollect_each_round",
         False,
         help="collect a new gà every round even while the pot is unclaimed (A-GA3)",
-    ),
-    OptionSpec(
+    )
+    late_join: str = option(
         "bacayga.late_join",
         "wait",
         ("wait", "pay_in"),
         help="newcomers wait for a new gà, or pay L into the live gà to join (A-GA4)",
-    ),
-    QUICK_MODE,
-)
+    )
+    quick_mode: bool = quick_mode_field()
+
+    def check(self) -> None:
+        """The stake and the gà are at least 1 L."""
+        for name, value in (
+            ("bacayga.stake_multiple", self.stake_multiple),
+            ("bacayga.ga_multiple", self.ga_multiple),
+        ):
+            if value < 1:
+                raise ConfigError(text=text("option_at_least", name, 1))
+
+
+OPTIONS = GaRules.specs()
+"""The options as the hall lists them (``BaCayGa.info.options``)."""
 
 UNDECIDED = ""
 READY = "ready"
@@ -199,19 +217,22 @@ class BaCayGa(Game[GaState]):
         max_actions=160,
         rules_source="RULES.md §10, §2.6, §15 A-GA1..4; seed 001 '3 CÂY GÀ'",
         aliases=("ba cay ga", "3 cay ga", "nhat an tat", "3-cay-ga"),
-        options=OPTIONS,
+        rules=GaRules,
         action_types=(Ready, SitOut, Start, Squeeze, Flip, Leave, TimeUp),
         hosting=Hosting(clocks=(SQUEEZE_CLOCK,)),
     )
 
     # ----- amounts ----------------------------------------------------------------------
+    def rules(self, config: TableConfig) -> GaRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, GaRules)
+        return rules
+
     def amounts(self, config: TableConfig) -> tuple[Chips, Chips]:
         """The round stake and the gà contribution (minor units)."""
-        options = self.options(config)
-        return (
-            config.stake * int(options["bacayga.stake_multiple"]),
-            config.stake * int(options["bacayga.ga_multiple"]),
-        )
+        rules = self.rules(config)
+        return config.stake * rules.stake_multiple, config.stake * rules.ga_multiple
 
     def max_loss(self, config: TableConfig) -> Chips:
         """The most one seat can pay in a round: the gà and the stake (module docstring).
@@ -229,10 +250,7 @@ class BaCayGa(Game[GaState]):
         :raises ConfigError: on a bad config or a malformed carry.
         """
         self.check_config(config)
-        options = self.options(config)
-        for name in ("bacayga.stake_multiple", "bacayga.ga_multiple"):
-            if int(options[name]) < 1:
-                raise ConfigError(text=text("option_at_least", name, 1))
+        rules = self.rules(config)
         pot, members = _read_carry(config)
         stake, ga = self.amounts(config)
         n = config.seats
@@ -246,7 +264,7 @@ class BaCayGa(Game[GaState]):
             flipped=(False,) * n,
             left=(False,) * n,
         )
-        collecting = pot == 0 or bool(options["bacayga.recollect_each_round"]) or not members
+        collecting = pot == 0 or rules.recollect_each_round or not members
         if collecting:
             decisions = tuple(
                 UNDECIDED if stack >= stake + ga else NOT_ELIGIBLE for stack in config.stacks
@@ -262,7 +280,7 @@ class BaCayGa(Game[GaState]):
             return state
         able = [m for m in members if config.stacks[m] >= stake]
         joiners: list[Seat] = []
-        if options["bacayga.late_join"] == "pay_in":
+        if rules.late_join == "pay_in":
             joiners = [s for s in range(n) if s not in members and config.stacks[s] >= stake + ga]
         state = dataclasses.replace(
             base, collecting=False, decisions=(NOT_ELIGIBLE,) * n, phase="deal"

@@ -812,6 +812,12 @@ class Game(Generic[S]):
             return _rules_now(self, config.options)
         return _rules_of(self, key)
 
+    def rule_values(self, config: TableConfig) -> dict[str, OptionValue]:
+        """The option values :meth:`rules` builds the :class:`Rules` from: :meth:`options`,
+        unless a game derives some from others (a rule set choosing its flags' defaults).
+        A pure function of ``config.options``."""
+        return self.options(config)
+
     def options(self, config: TableConfig) -> dict[str, OptionValue]:
         """The table's options with defaults filled in.
 
@@ -1005,4 +1011,6 @@ def _rules_now(game: Game[Any], options: tuple[tuple[str, OptionValue], ...]) ->
     cls = game.info.rules
     if cls is None:
         raise TypeError(f"{game.info.id} declares no Rules dataclass")
-    return cls.from_options(game.options(TableConfig(seats=game.info.seats_min, options=options)))
+    return cls.from_options(
+        game.rule_values(TableConfig(seats=game.info.seats_min, options=options))
+    )

@@ -83,7 +83,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar, TypeAlias
 
 from sanh.cards.card import Card, Rank
@@ -110,8 +109,6 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
-    OptionValue,
     Reason,
     Roll,
     Rules,
@@ -119,6 +116,7 @@ from sanh.games.base import (
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_seat,
 )
 from sanh.texts import clean, join, text
@@ -149,35 +147,6 @@ EATS_PER_EATER = 3
 """The most cards one player can eat in a game (module docstring, *The largest loss*)."""
 PLACE_TABLE: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
 """× L paid to the 1st by each place, by the number of ranked players (§9.8)."""
-
-OPTIONS = (
-    OptionSpec("phom.tai", True, help="an eaten discard gives its owner an extra turn (A-PH2)"),
-    OptionSpec(
-        "phom.eat_ordinal",
-        "per_eater",
-        ("per_eater", "per_game"),
-        help="count eats per eater or per game (A-PH3)",
-    ),
-    OptionSpec("phom.eat_multipliers", "1,2,3", help="× L for the 1st, 2nd, 3rd eat (A-PH3)"),
-    OptionSpec("phom.chot_multiplier", 5, help="× L for eating a chốt (A-PH3)"),
-    OptionSpec("phom.u_k", "as_u_thuong", ("as_u_thuong", "off"), help="Ù K (S001, A-PH5)"),
-    OptionSpec(
-        "phom.tie_break",
-        "laydown_order",
-        ("laydown_order", "card_strength"),
-        help="equal points: earlier lay-down, or the weaker highest card left (A-PH6)",
-    ),
-    OptionSpec("phom.first_player", "host", ("host", "random"), help="first game (A-PH7)"),
-    OptionSpec(
-        "phom.three_eaten_liability", True, help="3 discards eaten in a row → liable (A-PH8)"
-    ),
-    OptionSpec("phom.opt_u_khan", False, help="Ù khan (§16A, not applied by the seed)"),
-    OptionSpec("phom.direction", "ccw", ("ccw", "cw"), help="turn direction (A-PL2)"),
-    OptionSpec(
-        "platform.min_balance_multiple", 10, help="balance needed to play, × L (0: none) (A-PL4)"
-    ),
-    OptionSpec("table.quick_mode", False, help="7 s turn timer instead of 15 s (A-PL5)"),
-)
 
 
 # ----- actions ------------------------------------------------------------------------------
@@ -339,51 +308,97 @@ class PhomView(View):
 
 
 @dataclass(frozen=True, slots=True)
-class _Rules(Rules):
-    tai: bool
-    per_game: bool
-    eat_multipliers: tuple[int, ...]
-    chot_multiplier: int
-    u_k: bool
-    card_strength_tie: bool
-    random_first: bool
-    three_eaten: bool
-    u_khan: bool
-    clockwise: bool
-    min_balance_multiple: int
+class PhomRules(Rules):
+    """The table's rule options, each declared once (RULES.md §9, §15 A-PH*, §16A;
+    ``Phom().rules(config)``)."""
 
-
-_RULES: dict[Any, _Rules] = {}
-"""Phom.rules per game id and typed option set (``1`` and ``True`` kept apart)."""
-
-
-@lru_cache(maxsize=256)
-def _rules_of(options: tuple[tuple[str, OptionValue], ...]) -> _Rules:
-    values = dict(options)
-    eat = str(values["phom.eat_multipliers"])
-    try:
-        multipliers = tuple(int(x) for x in eat.split(","))
-    except ValueError:
-        multipliers = ()
-    if not multipliers or any(m < 0 for m in multipliers):
-        code = text("option_multipliers", "phom.eat_multipliers", clean(repr(eat)))
-        raise ConfigError(text=code)
-    for name in ("phom.chot_multiplier", "platform.min_balance_multiple"):
-        if int(values[name]) < 0:
-            raise ConfigError(text=text("option_not_negative", name))
-    return _Rules(
-        tai=bool(values["phom.tai"]),
-        per_game=values["phom.eat_ordinal"] == "per_game",
-        eat_multipliers=multipliers,
-        chot_multiplier=int(values["phom.chot_multiplier"]),
-        u_k=values["phom.u_k"] == "as_u_thuong",
-        card_strength_tie=values["phom.tie_break"] == "card_strength",
-        random_first=values["phom.first_player"] == "random",
-        three_eaten=bool(values["phom.three_eaten_liability"]),
-        u_khan=bool(values["phom.opt_u_khan"]),
-        clockwise=values["phom.direction"] == "cw",
-        min_balance_multiple=int(values["platform.min_balance_multiple"]),
+    tai: bool = option(
+        "phom.tai", True, help="an eaten discard gives its owner an extra turn (A-PH2)"
     )
+    eat_ordinal: str = option(
+        "phom.eat_ordinal",
+        "per_eater",
+        ("per_eater", "per_game"),
+        help="count eats per eater or per game (A-PH3)",
+    )
+    eat_multipliers_text: str = option(
+        "phom.eat_multipliers", "1,2,3", help="× L for the 1st, 2nd, 3rd eat (A-PH3)"
+    )
+    chot_multiplier: int = option("phom.chot_multiplier", 5, help="× L for eating a chốt (A-PH3)")
+    u_k_rule: str = option(
+        "phom.u_k", "as_u_thuong", ("as_u_thuong", "off"), help="Ù K (S001, A-PH5)"
+    )
+    tie_break: str = option(
+        "phom.tie_break",
+        "laydown_order",
+        ("laydown_order", "card_strength"),
+        help="equal points: earlier lay-down, or the weaker highest card left (A-PH6)",
+    )
+    first_player: str = option(
+        "phom.first_player", "host", ("host", "random"), help="first game (A-PH7)"
+    )
+    three_eaten: bool = option(
+        "phom.three_eaten_liability", True, help="3 discards eaten in a row → liable (A-PH8)"
+    )
+    u_khan: bool = option("phom.opt_u_khan", False, help="Ù khan (§16A, not applied by the seed)")
+    direction: str = option("phom.direction", "ccw", ("ccw", "cw"), help="turn direction (A-PL2)")
+    min_balance_multiple: int = option(
+        "platform.min_balance_multiple", 10, help="balance needed to play, × L (0: none) (A-PL4)"
+    )
+    quick_mode: bool = option(
+        "table.quick_mode", False, help="7 s turn timer instead of 15 s (A-PL5)"
+    )
+
+    def check(self) -> None:
+        """The eat multipliers are a list of whole numbers, none negative; no amount is
+        negative."""
+        if not self.eat_multipliers or any(m < 0 for m in self.eat_multipliers):
+            given = clean(repr(self.eat_multipliers_text))
+            raise ConfigError(text=text("option_multipliers", "phom.eat_multipliers", given))
+        amounts = (
+            ("phom.chot_multiplier", self.chot_multiplier),
+            ("platform.min_balance_multiple", self.min_balance_multiple),
+        )
+        for name, value in amounts:
+            if value < 0:
+                raise ConfigError(text=text("option_not_negative", name))
+
+    @property
+    def eat_multipliers(self) -> tuple[int, ...]:
+        """× L for the 1st, 2nd, 3rd eat; ``()`` if the option is not a list of numbers."""
+        try:
+            return tuple(int(x) for x in self.eat_multipliers_text.split(","))
+        except ValueError:
+            return ()
+
+    @property
+    def per_game(self) -> bool:
+        """Whether eats are counted per game rather than per eater (A-PH3)."""
+        return self.eat_ordinal == "per_game"
+
+    @property
+    def u_k(self) -> bool:
+        """Whether Ù K counts as an ordinary Ù (A-PH5)."""
+        return self.u_k_rule == "as_u_thuong"
+
+    @property
+    def card_strength_tie(self) -> bool:
+        """Whether equal points are broken by card strength (A-PH6)."""
+        return self.tie_break == "card_strength"
+
+    @property
+    def random_first(self) -> bool:
+        """Whether the first game's first player is drawn at random (A-PH7)."""
+        return self.first_player == "random"
+
+    @property
+    def clockwise(self) -> bool:
+        """Whether turns go clockwise (A-PL2)."""
+        return self.direction == "cw"
+
+
+OPTIONS = PhomRules.specs()
+"""The options as the hall lists them (``Phom.info.options``)."""
 
 
 def phom_timers(config: TableConfig) -> dict[str, int]:
@@ -407,7 +422,7 @@ class Phom(Game[PhomState]):
         max_actions=600,
         rules_source="RULES.md §9, §2.4, §2.6-2.7, §15 A-PH1..9, §16A; seed 001 'Luật chơi Phỏm'",
         aliases=("Tá lả", "ta-la", "phom-ta-la"),
-        options=OPTIONS,
+        rules=PhomRules,
         action_types=(Draw, Eat, LayDown, Send, Discard, Leave),
     )
 
@@ -433,18 +448,11 @@ class Phom(Game[PhomState]):
         worst = eats + U_TRON * (n - 1)
         return max(worst, rules.min_balance_multiple) * config.stake
 
-    def rules(self, config: TableConfig) -> _Rules:
-        """The table's rules, options resolved (remembered per option set: every event asks)."""
-        typed = (self.info.id, tuple((name, type(value), value) for name, value in config.options))
-        try:
-            cached = _RULES.get(typed)
-        except TypeError:  # an unhashable option value: refused by options() below
-            return _rules_of(tuple(sorted(self.options(config).items())))
-        if cached is None:
-            cached = _rules_of(tuple(sorted(self.options(config).items())))
-            if len(_RULES) < 1024:
-                _RULES[typed] = cached
-        return cached
+    def rules(self, config: TableConfig) -> PhomRules:
+        """The table's rules, options resolved (cached per option set: every event asks)."""
+        rules = super().rules(config)
+        assert isinstance(rules, PhomRules)
+        return rules
 
     # ----- setup ------------------------------------------------------------------------
     def new_state(self, config: TableConfig) -> PhomState:
@@ -690,7 +698,7 @@ class Phom(Game[PhomState]):
                 return self._leave(state, seat, rules)
         raise AssertionError(f"unhandled event {event}")
 
-    def _deal(self, state: PhomState, order: tuple[Card, ...], rules: _Rules) -> PhomState:
+    def _deal(self, state: PhomState, order: tuple[Card, ...], rules: PhomRules) -> PhomState:
         hands: list[list[Card]] = [[] for _ in range(state.config.seats)]
         position = 0
         for _ in range(HAND_SIZE):
@@ -721,7 +729,7 @@ class Phom(Game[PhomState]):
                 return self._instant(state, seat, "u_khan", amount)
         return state
 
-    def _eat(self, state: PhomState, seat: Seat, card: Card, rules: _Rules) -> PhomState:
+    def _eat(self, state: PhomState, seat: Seat, card: Card, rules: PhomRules) -> PhomState:
         discarder = state.pending_seat
         assert discarder is not None
         chot = state.pending_chot
@@ -761,7 +769,7 @@ class Phom(Game[PhomState]):
             pending_chot=False,
         )
 
-    def _after_take(self, state: PhomState, seat: Seat, rules: _Rules) -> PhomState:
+    def _after_take(self, state: PhomState, seat: Seat, rules: PhomRules) -> PhomState:
         """After eating or drawing: the Ù check, then the lay-down step or the discard."""
         hand = state.hands[seat]
         if not state.laid[seat] and len(hand) == HAND_SIZE + 1:
@@ -775,7 +783,7 @@ class Phom(Game[PhomState]):
             return evolve(state, phase="lay")
         return _mark_laid(evolve(state, phase="discard"), seat)
 
-    def _discard(self, state: PhomState, seat: Seat, card: Card, rules: _Rules) -> PhomState:
+    def _discard(self, state: PhomState, seat: Seat, card: Card, rules: PhomRules) -> PhomState:
         made = list(state.discards_made)
         made[seat] += 1
         state = evolve(
@@ -790,7 +798,7 @@ class Phom(Game[PhomState]):
         )
         return self._next_turn(state, seat, rules)
 
-    def _next_turn(self, state: PhomState, after: Seat, rules: _Rules) -> PhomState:
+    def _next_turn(self, state: PhomState, after: Seat, rules: PhomRules) -> PhomState:
         """Pass the turn to the next player who has not finished, or end the game."""
         active = [s for s in state.order if not state.removed[s]]
         if len(active) < 2:
@@ -822,7 +830,7 @@ class Phom(Game[PhomState]):
             return self._end(state, rules)  # cannot happen with 2-4 players; kept as a guard
         return state
 
-    def _leave(self, state: PhomState, seat: Seat, rules: _Rules) -> PhomState:
+    def _leave(self, state: PhomState, seat: Seat, rules: PhomRules) -> PhomState:
         stake = state.config.stake
         others = [s for s in state.order if not state.removed[s] and s != seat]
         charge = tuple(
@@ -841,7 +849,7 @@ class Phom(Game[PhomState]):
         return state
 
     def _u(
-        self, state: PhomState, seat: Seat, arrangement: Arrangement, rules: _Rules
+        self, state: PhomState, seat: Seat, arrangement: Arrangement, rules: PhomRules
     ) -> PhomState:
         """Ù: the game ends at once; each other player pays, or the liable player pays all."""
         tron = not arrangement.deadwood
@@ -892,7 +900,7 @@ class Phom(Game[PhomState]):
             current=None,
         )
 
-    def _end(self, state: PhomState, rules: _Rules) -> PhomState:
+    def _end(self, state: PhomState, rules: PhomRules) -> PhomState:
         """The end ranking (§9.7) and its payments to the first."""
         active = [s for s in state.order if not state.removed[s]]
 
@@ -1098,7 +1106,7 @@ def _read_carry(config: TableConfig) -> Seat | None:
     return winner
 
 
-def _seat_order(state: PhomState, playing: list[Seat], first: Seat, rules: _Rules) -> PhomState:
+def _seat_order(state: PhomState, playing: list[Seat], first: Seat, rules: PhomRules) -> PhomState:
     """Turn order from ``first`` (or the next playing seat after it)."""
     n = state.config.seats
     step = -1 if rules.clockwise else 1
@@ -1123,7 +1131,7 @@ def _pending_eaten(state: PhomState, seat: Seat) -> tuple[Card, ...]:
     return tuple(c for c in state.eaten[seat] if c in hand)
 
 
-def _row_count(state: PhomState, seat: Seat, rules: _Rules) -> int:
+def _row_count(state: PhomState, seat: Seat, rules: PhomRules) -> int:
     return len(state.rows[seat]) if rules.tai else state.discards_made[seat]
 
 

@@ -117,13 +117,14 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     Reason,
     Roll,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_named_seats,
 )
 from sanh.games.hosting import Hosting, PhaseClock
@@ -175,25 +176,107 @@ class CloseDeclarations(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class SamRules:
-    """The table's rule options, resolved (RULES.md §7, §15 A-SL*)."""
+class SamRules(Rules):
+    """The table's rule options, each declared once (RULES.md §7, §15 A-SL*;
+    ``SamLoc().rules(config)``)."""
 
-    first_leader: str = "lowest_card"
-    sam_fail_ends_game: bool = True
-    two_count: str = "replace"
-    finish_on_two: str = "lose"
-    thoi_finish_penalty: int = 0
-    overcut_cumulative: bool = False
-    four_aces: int = 40
-    bao1_penalty: str = "den_lang"
-    bao1_enforce: bool = False
-    den_trang_with_treo: bool = False
-    leave_penalty_to: str = "each_player"
-    instant_wins: tuple[str, ...] = SAM_INSTANT_WINS
-    treo_adds_two_values: bool = True
-    step: int = 1
-    min_balance_multiple: int = 10
+    first_leader: str = option(
+        "samloc.first_leader",
+        "lowest_card",
+        ("lowest_card", "host", "random"),
+        "A-SL2: first game's leader without a Sâm",
+    )
+    sam_fail_ends_game: bool = option(
+        "samloc.sam_fail_ends_game", True, (), "A-SL4: a failed Sâm ends the game"
+    )
+    two_count: str = option(
+        "samloc.two_count", "replace", ("replace", "add"), "A-SL5: a 2 left counts"
+    )
+    finish_on_two: str = option(
+        "samloc.finish_on_two", "lose", ("lose", "forbid"), "A-SL6: going out on 2s"
+    )
+    thoi_finish_penalty: int = option(
+        "samloc.thoi_finish_penalty", 0, (), "A-SL6: extra lá for going out on 2s"
+    )
+    overcut_amount: str = option(
+        "samloc.overcut_amount",
+        "chain_value",
+        ("chain_value", "cumulative"),
+        "A-SL7: over-cut amount",
+    )
+    four_aces: int = option("samloc.quad_ace_cut_value", 40, (), "A-SL8: four aces cutting a 2")
+    bao1_penalty: str = option(
+        "samloc.bao1_penalty", "den_lang", ("den_lang", "none"), "A-SL9: Báo 1 penalty"
+    )
+    bao1_enforce: bool = option("samloc.bao1_enforce", False, (), "A-SL9: force the highest single")
+    den_trang_scope: str = option(
+        "samloc.den_trang_scope",
+        "sam_only",
+        ("sam_only", "sam_and_treo"),
+        "A-SL10: Đền trắng scope",
+    )
+    leave_penalty_to: str = option(
+        "samloc.leave_penalty_to",
+        "each_player",
+        ("each_player", "winner"),
+        "A-SL11: who receives Rời bàn",
+    )
+    instant_win_names: str = option(
+        "samloc.instant_wins",
+        ",".join(SAM_INSTANT_WINS),
+        (),
+        "A-SL12: comma-separated instant-win hands",
+    )
+    treo_adds_two_values: bool = option(
+        "samloc.treo_adds_two_values", True, (), "A-SL13: Treo adds the value of 2s held"
+    )
+    direction: str = option("samloc.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction")
+    declare_s: int = option(
+        "samloc.declare_s", 10, (), "§2.5: the Báo Sâm window, seconds (the server's)"
+    )
+    min_balance_multiple: int = option(
+        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
+    )
     """A seat needs a stack of this many L to be dealt in (§2.6, A-PL4)."""
+    quick_mode: bool = option(
+        "table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"
+    )
+
+    def check(self) -> None:
+        """Every instant win named is known; the amounts are not negative."""
+        wins = self.instant_wins
+        unknown = [w for w in wins if w not in SAM_INSTANT_WINS]
+        if unknown:
+            bad, allowed = clean(repr(", ".join(unknown))), ", ".join(SAM_INSTANT_WINS)
+            raise ConfigError(text=text("option_not_allowed", "samloc.instant_wins", bad, allowed))
+        amounts = (
+            ("samloc.thoi_finish_penalty", self.thoi_finish_penalty),
+            ("samloc.quad_ace_cut_value", self.four_aces),
+            ("platform.min_balance_multiple", self.min_balance_multiple),
+        )
+        for name, value in amounts:
+            if value < 0:
+                raise ConfigError(text=text("option_not_negative", name))
+
+    @property
+    def instant_wins(self) -> tuple[str, ...]:
+        """The instant-win hands in play (A-SL12)."""
+        return tuple(w.strip() for w in self.instant_win_names.split(",") if w.strip())
+
+    @property
+    def overcut_cumulative(self) -> bool:
+        """Whether an over-cut pays the cumulative amount (A-SL7)."""
+        return self.overcut_amount == "cumulative"
+
+    @property
+    def den_trang_with_treo(self) -> bool:
+        """Whether Đền trắng also covers Treo (A-SL10)."""
+        return self.den_trang_scope == "sam_and_treo"
+
+    @property
+    def step(self) -> int:
+        """+1: turn order to increasing seats (ccw); -1: cw."""
+        return 1 if self.direction == "ccw" else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,54 +377,6 @@ class SamView(View):
     paid_la: tuple[int, ...]
 
 
-_OPTIONS = (
-    OptionSpec(
-        "samloc.first_leader",
-        "lowest_card",
-        ("lowest_card", "host", "random"),
-        "A-SL2: first game's leader without a Sâm",
-    ),
-    OptionSpec("samloc.sam_fail_ends_game", True, (), "A-SL4: a failed Sâm ends the game"),
-    OptionSpec("samloc.two_count", "replace", ("replace", "add"), "A-SL5: a 2 left counts"),
-    OptionSpec("samloc.finish_on_two", "lose", ("lose", "forbid"), "A-SL6: going out on 2s"),
-    OptionSpec("samloc.thoi_finish_penalty", 0, (), "A-SL6: extra lá for going out on 2s"),
-    OptionSpec(
-        "samloc.overcut_amount",
-        "chain_value",
-        ("chain_value", "cumulative"),
-        "A-SL7: over-cut amount",
-    ),
-    OptionSpec("samloc.quad_ace_cut_value", 40, (), "A-SL8: four aces cutting a 2"),
-    OptionSpec("samloc.bao1_penalty", "den_lang", ("den_lang", "none"), "A-SL9: Báo 1 penalty"),
-    OptionSpec("samloc.bao1_enforce", False, (), "A-SL9: force the highest single"),
-    OptionSpec(
-        "samloc.den_trang_scope",
-        "sam_only",
-        ("sam_only", "sam_and_treo"),
-        "A-SL10: Đền trắng scope",
-    ),
-    OptionSpec(
-        "samloc.leave_penalty_to",
-        "each_player",
-        ("each_player", "winner"),
-        "A-SL11: who receives Rời bàn",
-    ),
-    OptionSpec(
-        "samloc.instant_wins",
-        ",".join(SAM_INSTANT_WINS),
-        (),
-        "A-SL12: comma-separated instant-win hands",
-    ),
-    OptionSpec("samloc.treo_adds_two_values", True, (), "A-SL13: Treo adds the value of 2s held"),
-    OptionSpec("samloc.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction"),
-    OptionSpec("samloc.declare_s", 10, (), "§2.5: the Báo Sâm window, seconds (the server's)"),
-    OptionSpec(
-        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
-    ),
-    OptionSpec("table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"),
-)
-
-
 def card_amount(hand: tuple[Card, ...], played: int, rules: SamRules) -> tuple[int, str]:
     """What a loser holding ``hand`` pays, in lá, and why (RULES.md §7.6).
 
@@ -375,7 +410,7 @@ class SamLoc(Game[SamState]):
         max_actions=400,
         rules_source="RULES.md §7, §15 (A-SL1..A-SL13); seed 001 Sâm (Lốc)",
         aliases=("sam", "sâm", "sam loc", "sâm lốc"),
-        options=_OPTIONS,
+        rules=SamRules,
         action_types=(Play, Pass, Leave, DeclareSam, DeclineSam, CloseDeclarations),
         hosting=Hosting(clocks=(PhaseClock("declare", option="samloc.declare_s"),)),
     )
@@ -387,7 +422,7 @@ class SamLoc(Game[SamState]):
         >>> SamLoc().max_loss(TableConfig.make(seats=4, stake=100))
         21500
         """
-        rules = self.rules_of(config)
+        rules = self.rules(config)
         n = config.seats
         four_twos = "four_twos" not in rules.instant_wins  # a hand may hold four 2s
         twos = (10, 10, 5, 5) if four_twos else (10, 10, 5)
@@ -412,34 +447,11 @@ class SamLoc(Game[SamState]):
             worst = max(INSTANT_WIN_LA, sam + cuts + end)
         return max(worst, rules.min_balance_multiple) * config.stake
 
-    def rules_of(self, config: TableConfig) -> SamRules:
+    def rules(self, config: TableConfig) -> SamRules:
         """The resolved rule options of a table. :raises ConfigError: on a bad value."""
-        o = self.options(config)
-        wins = tuple(w.strip() for w in str(o["samloc.instant_wins"]).split(",") if w.strip())
-        unknown = [w for w in wins if w not in SAM_INSTANT_WINS]
-        if unknown:
-            bad, allowed = clean(repr(", ".join(unknown))), ", ".join(SAM_INSTANT_WINS)
-            raise ConfigError(text=text("option_not_allowed", "samloc.instant_wins", bad, allowed))
-        for name in ("samloc.thoi_finish_penalty", "samloc.quad_ace_cut_value"):
-            if int(o[name]) < 0:
-                raise ConfigError(text=text("option_not_negative", name))
-        return SamRules(
-            first_leader=str(o["samloc.first_leader"]),
-            sam_fail_ends_game=bool(o["samloc.sam_fail_ends_game"]),
-            two_count=str(o["samloc.two_count"]),
-            finish_on_two=str(o["samloc.finish_on_two"]),
-            thoi_finish_penalty=int(o["samloc.thoi_finish_penalty"]),
-            overcut_cumulative=o["samloc.overcut_amount"] == "cumulative",
-            four_aces=int(o["samloc.quad_ace_cut_value"]),
-            bao1_penalty=str(o["samloc.bao1_penalty"]),
-            bao1_enforce=bool(o["samloc.bao1_enforce"]),
-            den_trang_with_treo=o["samloc.den_trang_scope"] == "sam_and_treo",
-            leave_penalty_to=str(o["samloc.leave_penalty_to"]),
-            instant_wins=wins,
-            treo_adds_two_values=bool(o["samloc.treo_adds_two_values"]),
-            step=1 if o["samloc.direction"] == "ccw" else -1,
-            min_balance_multiple=int(o["platform.min_balance_multiple"]),
-        )
+        rules = super().rules(config)
+        assert isinstance(rules, SamRules)
+        return rules
 
     def new_state(self, config: TableConfig) -> SamState:
         """A game waiting for the shuffle; seats below ``platform.min_balance_multiple`` × L sit
@@ -449,7 +461,7 @@ class SamLoc(Game[SamState]):
         """
         self.check_config(config)
         carry_seat(config.carry, "winner", config.seats)
-        rules = self.rules_of(config)
+        rules = self.rules(config)
         dealt_in = dealt_in_seats(config, rules.min_balance_multiple)
         return SamState(config=config, rules=rules, dealt_in=dealt_in)
 

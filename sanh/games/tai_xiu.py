@@ -102,16 +102,17 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
     Roll,
+    Rules,
     Settlement,
     SettlementLine,
     SitIn,
     TableConfig,
     View,
     check_sit_in,
+    option,
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock, PlayerBank
@@ -125,13 +126,13 @@ __all__ = [
     "GAMES",
     "MAX_PLACES_PER_SEAT",
     "TOTAL_PAYTABLES",
-    "BetRules",
     "Clear",
     "CloseBetting",
     "Confirm",
     "Place",
     "Ready",
     "TaiXiu",
+    "TaiXiuRules",
     "TaiXiuState",
     "TaiXiuView",
     "area_max_odds",
@@ -294,22 +295,109 @@ def _area_odds(total_odds: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(area_max_odds(area, total_odds) for area in AREAS)
 
 
-@dataclass(frozen=True, slots=True)
-class BetRules:
-    """A table's resolved options (from :meth:`TaiXiu.rules_of`)."""
+@lru_cache(maxsize=64)
+def _paytable(spec: str) -> tuple[int, ...]:
+    return parse_total_paytable(spec)
 
-    table: str = "system"
-    fee_bp: int = 500
-    min_bet: Chips = 100
-    max_bet: Chips = 0
-    """0: no maximum."""
-    allow_opposite_bets: bool = False
-    total_odds: tuple[int, ...] = TOTAL_PAYTABLES["asian"]
-    triple_loses_totals: bool = False
-    fee_basis: str = "bet_profit"
-    fee_on_host: bool = True
-    treasury_source: str = "fee"
-    treasury_min_stake: Chips = 0
+
+@dataclass(frozen=True, slots=True)
+class TaiXiuRules(Rules):
+    """The table's rule options, each declared once (RULES.md §5, A-TX1..A-TX7;
+    ``TaiXiu().rules(config)``). The bet limits in units are the state's
+    (:attr:`TaiXiuState.min_bet`: ``taixiu.min_bet`` 0 means the table's L)."""
+
+    table: str = option(
+        "taixiu.table",
+        "system",
+        ("system", "player"),
+        "§5.7: who banks the table",
+        aliases=("table",),
+    )
+    allow_opposite_bets: bool = option(
+        "taixiu.allow_opposite_bets",
+        False,
+        help="A-TX7: Tài and Xỉu in one round",
+        aliases=("allow_opposite_bets",),
+    )
+    min_bet_option: int = option(
+        "taixiu.min_bet",
+        0,
+        help="smallest bet per area in units (0: L)",
+        aliases=("min_bet",),
+    )
+    max_bet: int = option(
+        "taixiu.max_bet",
+        0,
+        help="largest bet per area in units (0: none)",
+        aliases=("max_bet",),
+    )
+    total_paytable: str = option(
+        "taixiu.total_paytable",
+        "asian",
+        help="A-TX1: asian, macau or 4=50,...,17=50",
+        aliases=("total_paytable",),
+    )
+    triple_loses_totals: bool = option(
+        "taixiu.triple_loses_totals",
+        False,
+        help="A-TX6: triples lose total bets",
+        aliases=("triple_loses_totals",),
+    )
+    fee_basis: str = option(
+        "taixiu.fee_basis",
+        "bet_profit",
+        ("bet_profit", "round_net"),
+        "A-TX3: fee base",
+        aliases=("fee_basis",),
+    )
+    fee_on_host: bool = option(
+        "taixiu.fee_on_host",
+        True,
+        help="A-TX4: fee on the host's net win",
+        aliases=("fee_on_host",),
+    )
+    treasury_source: str = option(
+        "clan.treasury_source",
+        "fee",
+        ("fee", "extra"),
+        "A-TX5: clan 1 % source",
+        aliases=("clan_treasury_source",),
+    )
+    treasury_min_gold: int = option(
+        "clan.treasury_min_stake",
+        0,
+        help="A-TX5: gold staked for the clan 1 %",
+        aliases=("clan_treasury_min_stake",),
+    )
+    betting_s: int = option(
+        "taixiu.betting_s",
+        30,
+        help="§2.5: betting countdown, seconds (the server's clock)",
+        aliases=("betting_s",),
+    )
+
+    def check(self) -> None:
+        """The paytable parses; the limits and the clan stake are not negative."""
+        _paytable(self.total_paytable)
+        if self.min_bet_option < 0 or self.max_bet < 0:
+            raise ConfigError(text=text("bet_limits_impossible", self.min_bet_option, self.max_bet))
+        if self.treasury_min_gold < 0:
+            raise ConfigError(text=text("option_not_negative", "clan.treasury_min_stake"))
+
+    @property
+    def fee_bp(self) -> int:
+        """The fee in basis points: 5 % at the system table, 3 % at a player's (§5.7)."""
+        return FEE_BP[self.table]
+
+    @property
+    def total_odds(self) -> tuple[int, ...]:
+        """The odds of the totals 4..17 (A-TX1)."""
+        return _paytable(self.total_paytable)
+
+    @property
+    def treasury_min_stake(self) -> Chips:
+        """The stake that counts for the clan 1 %, in units (A-TX5)."""
+        return self.treasury_min_gold * UNITS_PER_GOLD
 
     @property
     def area_odds(self) -> tuple[int, ...]:
@@ -330,7 +418,7 @@ class TaiXiuState:
     config: TableConfig
     version: int = 0
     history: tuple[Event, ...] = ()
-    rules: BetRules = BetRules()
+    rules: TaiXiuRules = TaiXiuRules()
     confirmed: tuple[Stakes, ...] = ()
     """Per seat, the confirmed stakes: ``(area, amount)`` pairs in the order of :data:`AREAS`."""
     pending: tuple[Stakes, ...] = ()
@@ -346,6 +434,11 @@ class TaiXiuState:
     """The seats that may act now in the betting window (derived after every step)."""
     closed: bool = False
     dice: tuple[int, ...] = ()
+
+    @property
+    def min_bet(self) -> Chips:
+        """The least total per area, in units: ``taixiu.min_bet``, or L when it is 0."""
+        return self.rules.min_bet_option or self.config.stake
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -430,77 +523,7 @@ class TaiXiu(Game[TaiXiuState]):
         max_actions=SEATS_MAX * (3 * MAX_PLACES_PER_SEAT + 2) + 2,
         rules_source="RULES.md §5, §1, §2.6-2.9, A-TX1..A-TX7; seed 001 (Tài Xỉu)",
         aliases=("Tài Xỉu", "Sic Bo", "Tai Xiu", "taixiu", "sicbo"),
-        options=(
-            OptionSpec(
-                "taixiu.table",
-                "system",
-                ("system", "player"),
-                "§5.7: who banks the table",
-                aliases=("table",),
-            ),
-            OptionSpec(
-                "taixiu.allow_opposite_bets",
-                False,
-                help="A-TX7: Tài and Xỉu in one round",
-                aliases=("allow_opposite_bets",),
-            ),
-            OptionSpec(
-                "taixiu.min_bet",
-                0,
-                help="smallest bet per area in units (0: L)",
-                aliases=("min_bet",),
-            ),
-            OptionSpec(
-                "taixiu.max_bet",
-                0,
-                help="largest bet per area in units (0: none)",
-                aliases=("max_bet",),
-            ),
-            OptionSpec(
-                "taixiu.total_paytable",
-                "asian",
-                help="A-TX1: asian, macau or 4=50,...,17=50",
-                aliases=("total_paytable",),
-            ),
-            OptionSpec(
-                "taixiu.triple_loses_totals",
-                False,
-                help="A-TX6: triples lose total bets",
-                aliases=("triple_loses_totals",),
-            ),
-            OptionSpec(
-                "taixiu.fee_basis",
-                "bet_profit",
-                ("bet_profit", "round_net"),
-                "A-TX3: fee base",
-                aliases=("fee_basis",),
-            ),
-            OptionSpec(
-                "taixiu.fee_on_host",
-                True,
-                help="A-TX4: fee on the host's net win",
-                aliases=("fee_on_host",),
-            ),
-            OptionSpec(
-                "clan.treasury_source",
-                "fee",
-                ("fee", "extra"),
-                "A-TX5: clan 1 % source",
-                aliases=("clan_treasury_source",),
-            ),
-            OptionSpec(
-                "clan.treasury_min_stake",
-                0,
-                help="A-TX5: gold staked for the clan 1 %",
-                aliases=("clan_treasury_min_stake",),
-            ),
-            OptionSpec(
-                "taixiu.betting_s",
-                30,
-                help="§2.5: betting countdown, seconds (the server's clock)",
-                aliases=("betting_s",),
-            ),
-        ),
+        rules=TaiXiuRules,
         action_types=(Place, Confirm, Clear, Ready, CloseBetting, SitIn),
         counts_xp=False,
         private_actions=(Place, Confirm, Clear, Ready),
@@ -542,31 +565,11 @@ class TaiXiu(Game[TaiXiuState]):
             raise ConfigError(text=text("option_over_house_paytable", "taixiu.total_paytable"))
 
     # ----- setup ---------------------------------------------------------------------------
-    def rules_of(self, config: TableConfig) -> BetRules:
-        """The table's resolved options. :raises ConfigError: on a bad option."""
-        options = self.options(config)
-        table = str(options["taixiu.table"])
-        min_bet = int(options["taixiu.min_bet"]) or config.stake
-        max_bet = int(options["taixiu.max_bet"])
-        if min_bet <= 0 or max_bet < 0 or (max_bet and max_bet < min_bet):
-            raise ConfigError(text=text("bet_limits_impossible", min_bet, max_bet))
-        total_odds = parse_total_paytable(str(options["taixiu.total_paytable"]))
-        treasury_min = int(options["clan.treasury_min_stake"])
-        if treasury_min < 0:
-            raise ConfigError(text=text("option_not_negative", "clan.treasury_min_stake"))
-        return BetRules(
-            table=table,
-            fee_bp=FEE_BP[table],
-            min_bet=min_bet,
-            max_bet=max_bet,
-            allow_opposite_bets=bool(options["taixiu.allow_opposite_bets"]),
-            total_odds=total_odds,
-            triple_loses_totals=bool(options["taixiu.triple_loses_totals"]),
-            fee_basis=str(options["taixiu.fee_basis"]),
-            fee_on_host=bool(options["taixiu.fee_on_host"]),
-            treasury_source=str(options["clan.treasury_source"]),
-            treasury_min_stake=treasury_min * UNITS_PER_GOLD,
-        )
+    def rules(self, config: TableConfig) -> TaiXiuRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, TaiXiuRules)
+        return rules
 
     def new_state(self, config: TableConfig) -> TaiXiuState:
         """A round with its betting window open. :raises ConfigError: on a bad config."""
@@ -574,10 +577,14 @@ class TaiXiu(Game[TaiXiuState]):
         if config.clan_members and len(config.clan_members) != config.seats:
             flags = (len(config.clan_members), config.seats)
             raise ConfigError(text=text("clan_flags_for_seats", *flags))
+        rules = self.rules(config)
+        min_bet, max_bet = rules.min_bet_option or config.stake, rules.max_bet
+        if min_bet <= 0 or (max_bet and max_bet < min_bet):
+            raise ConfigError(text=text("bet_limits_impossible", min_bet, max_bet))
         empty: tuple[Stakes, ...] = ((),) * config.seats
         state = TaiXiuState(
             config=config,
-            rules=self.rules_of(config),
+            rules=rules,
             confirmed=empty,
             pending=empty,
             places=(0,) * config.seats,
@@ -655,7 +662,7 @@ class TaiXiu(Game[TaiXiuState]):
         rules = state.rules
         area = AREAS[index]
         current = _amount(state.confirmed[seat], area) + _amount(state.pending[seat], area)
-        least = max(1, rules.min_bet - current)
+        least = max(1, state.min_bet - current)
         most = free
         if rules.max_bet:
             most = min(most, rules.max_bet - current)
@@ -823,9 +830,9 @@ class TaiXiu(Game[TaiXiuState]):
             state.pending[seat], action.bet
         )
         total = current + amount
-        if total < rules.min_bet:
+        if total < state.min_bet:
             raise IllegalActionError(
-                action, text("under_table_min", action.bet, total, rules.min_bet), version
+                action, text("under_table_min", action.bet, total, state.min_bet), version
             )
         if rules.max_bet and total > rules.max_bet:
             raise IllegalActionError(
@@ -1052,7 +1059,7 @@ class TaiXiu(Game[TaiXiuState]):
             table=rules.table,
             host=state.config.host if rules.player_table else None,
             fee_pct=f"{rules.fee_bp / 100:g}%",
-            min_bet=rules.min_bet,
+            min_bet=state.min_bet,
             max_bet=rules.max_bet,
             balance=self.balance(state, viewer) if bettor and viewer is not None else 0,
             bank_available=bank,

@@ -91,9 +91,9 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
@@ -101,6 +101,7 @@ from sanh.games.base import (
     TableConfig,
     View,
     check_sit_in,
+    option,
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
@@ -222,27 +223,67 @@ class Paytable:
     six_card: tuple[int, ...] = (1000, 200, 100, 20, 15, 10, 7)
     """Royal flush, straight flush, four of a kind, full house, flush, straight, trips."""
 
-    @staticmethod
-    def from_options(options: dict[str, Any]) -> Paytable:
-        """The paytable of a table's resolved options. :raises ConfigError: if malformed."""
-        pct = int(options["teenpatti.main_pays_pct"])
+
+@dataclass(frozen=True, slots=True)
+class TeenPattiRules(Rules):
+    """The table's rule options, each declared once (RULES.md §14, A-TT1;
+    ``TeenPatti2020().rules(config)``)."""
+
+    betting_s: int = option(
+        "teenpatti.betting_s",
+        15,
+        help="§2.5: betting window, seconds (the server's clock)",
+        aliases=("betting_s",),
+    )
+    bet_min_multiple: int = option(
+        "teenpatti.bet_min_multiple",
+        1,
+        help="smallest bet per area, in L",
+        aliases=("bet_min_multiple",),
+    )
+    bet_max_multiple: int = option(
+        "teenpatti.bet_max_multiple",
+        1000,
+        help="largest bet per area, in L",
+        aliases=("bet_max_multiple",),
+    )
+    main_pays_pct: int = option(
+        "teenpatti.main_pays_pct",
+        95,
+        help="Player A/B pay pct/100 to 1",
+        aliases=("main_pays_pct",),
+    )
+    tie_pays: int = option("teenpatti.tie_pays", 50, help="Tie pays x:1", aliases=("tie_pays",))
+    pairplus_paytable: str = option(
+        "teenpatti.pairplus_paytable",
+        DEFAULT_PAIR_PLUS,
+        help="three aces-trips-straight flush-straight-flush-pair, x:1",
+        aliases=("pairplus_paytable",),
+    )
+    six_card_paytable: str = option(
+        "teenpatti.six_card_paytable",
+        DEFAULT_SIX_CARD,
+        help="royal-straight flush-quads-full house-flush-straight-trips, x:1",
+        aliases=("six_card_paytable",),
+    )
+
+    def check(self) -> None:
+        """The payouts are well formed (:attr:`paytable`)."""
+        _ = self.paytable
+
+    @property
+    def paytable(self) -> Paytable:
+        """The payouts these options give. :raises ConfigError: if malformed."""
+        pct = self.main_pays_pct
         if not 1 <= pct <= 100:
             code = text("option_between", "teenpatti.main_pays_pct", 1, 100, pct)
             raise ConfigError(text=code)
-        tie = int(options["teenpatti.tie_pays"])
-        if tie <= 0:
-            raise ConfigError(text=text("option_positive", "teenpatti.tie_pays", tie))
-        pair_plus = _parse_paytable(
-            "teenpatti.pairplus_paytable", str(options["teenpatti.pairplus_paytable"]), 6
-        )
-        six_card = _parse_paytable(
-            "teenpatti.six_card_paytable", str(options["teenpatti.six_card_paytable"]), 7
-        )
+        if self.tie_pays <= 0:
+            raise ConfigError(text=text("option_positive", "teenpatti.tie_pays", self.tie_pays))
+        pair_plus = _parse_paytable("teenpatti.pairplus_paytable", self.pairplus_paytable, 6)
+        six_card = _parse_paytable("teenpatti.six_card_paytable", self.six_card_paytable, 7)
         return Paytable(
-            main_pays_pct=pct,
-            tie=tie,
-            pair_plus=pair_plus,
-            six_card=six_card,
+            main_pays_pct=pct, tie=self.tie_pays, pair_plus=pair_plus, six_card=six_card
         )
 
 
@@ -369,45 +410,7 @@ class TeenPatti2020(Game[TeenPattiState]):
         max_actions=SEATS_MAX * (MAX_BETS_PER_SEAT + 2) + 2,
         rules_source="RULES.md §14, §1, §2.6-2.8, A-TT1; seed 004",
         aliases=("Teen Patti", "teen-patti", "teenpatti", "Teen Patti 2020"),
-        options=(
-            OptionSpec(
-                "teenpatti.betting_s",
-                15,
-                help="§2.5: betting window, seconds (the server's clock)",
-                aliases=("betting_s",),
-            ),
-            OptionSpec(
-                "teenpatti.bet_min_multiple",
-                1,
-                help="smallest bet per area, in L",
-                aliases=("bet_min_multiple",),
-            ),
-            OptionSpec(
-                "teenpatti.bet_max_multiple",
-                1000,
-                help="largest bet per area, in L",
-                aliases=("bet_max_multiple",),
-            ),
-            OptionSpec(
-                "teenpatti.main_pays_pct",
-                95,
-                help="Player A/B pay pct/100 to 1",
-                aliases=("main_pays_pct",),
-            ),
-            OptionSpec("teenpatti.tie_pays", 50, help="Tie pays x:1", aliases=("tie_pays",)),
-            OptionSpec(
-                "teenpatti.pairplus_paytable",
-                DEFAULT_PAIR_PLUS,
-                help="three aces-trips-straight flush-straight-flush-pair, x:1",
-                aliases=("pairplus_paytable",),
-            ),
-            OptionSpec(
-                "teenpatti.six_card_paytable",
-                DEFAULT_SIX_CARD,
-                help="royal-straight flush-quads-full house-flush-straight-trips, x:1",
-                aliases=("six_card_paytable",),
-            ),
-        ),
+        rules=TeenPattiRules,
         action_types=(Bet, Ready, CloseBetting, SitIn),
         private_actions=(Bet, Ready),
         hosting=Hosting(
@@ -415,6 +418,12 @@ class TeenPatti2020(Game[TeenPattiState]):
             house_table=HouseTable(stake=1000, seats=50, bots=4),
         ),
     )
+
+    def rules(self, config: TableConfig) -> TeenPattiRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, TeenPattiRules)
+        return rules
 
     # ----- hosting -------------------------------------------------------------------------
     def phase(self, state: TeenPattiState) -> str:
@@ -445,7 +454,7 @@ class TeenPatti2020(Game[TeenPattiState]):
             ready=(False,) * config.seats,
             min_bet=low,
             max_bet=high,
-            paytable=Paytable.from_options(self.options(config)),
+            paytable=self.rules(config).paytable,
         )
         return self._close_if_idle(state)
 
@@ -466,9 +475,9 @@ class TeenPatti2020(Game[TeenPattiState]):
 
     def limits(self, config: TableConfig) -> tuple[Chips, Chips]:
         """The table's minimum and maximum per bet area. :raises ConfigError: if impossible."""
-        options = self.options(config)
-        low = int(options["teenpatti.bet_min_multiple"]) * config.stake
-        high = int(options["teenpatti.bet_max_multiple"]) * config.stake
+        rules = self.rules(config)
+        low = rules.bet_min_multiple * config.stake
+        high = rules.bet_max_multiple * config.stake
         if low <= 0 or high < low:
             raise ConfigError(text=text("bet_limits_impossible", low, high))
         return low, high

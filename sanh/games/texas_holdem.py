@@ -86,14 +86,15 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
     TableConfig,
     View,
+    option,
 )
 from sanh.games.hosting import Hosting
 from sanh.texts import clean, describe, join, text
@@ -210,54 +211,104 @@ def _seat_list(spec: str, seats: int, name: str) -> frozenset[Seat]:
     return frozenset(out)
 
 
-HOLDEM_OPTIONS = (
-    OptionSpec(
+@dataclass(frozen=True, slots=True)
+class HoldemRules(Rules):
+    """Texas Hold'em's rule options, each declared once (RULES.md §4, §15 A-HE*;
+    ``TexasHoldem().rules(config)``). The numbers a hand runs on are :class:`HoldemParams`,
+    derived from these and the stake (:meth:`TexasHoldem.params`)."""
+
+    min_raise: str = option(
         "holdem.min_raise",
         "small_blind",
         ("small_blind", "standard"),
         "A-HE2: raise increment at least SB (seed 001), or standard no-limit",
-    ),
-    OptionSpec(
+    )
+    max_raise: str = option(
         "holdem.max_raise",
         "cover",
         ("cover", "stack"),
         "§4.5: no more than the largest stake of another player, or the whole stake",
-    ),
-    OptionSpec(
+    )
+    buyin_rule: str = option(
         "holdem.buyin_rule", "range", ("range", "seed_tay"), "A-HE1/A-HE3: 20-100 BB, or fixed 10 L"
-    ),
-    OptionSpec("holdem.buyin_min_bb", 20, (), "A-HE3: minimum buy-in in big blinds"),
-    OptionSpec("holdem.buyin_max_bb", 100, (), "A-HE3: maximum buy-in in big blinds"),
-    OptionSpec("holdem.buyin_auto_s", 5, (), "A-HE3: seconds before the maximum is transferred"),
-    OptionSpec(
+    )
+    buyin_min_bb: int = option("holdem.buyin_min_bb", 20, (), "A-HE3: minimum buy-in in big blinds")
+    buyin_max_bb: int = option(
+        "holdem.buyin_max_bb", 100, (), "A-HE3: maximum buy-in in big blinds"
+    )
+    buyin_auto_s: int = option(
+        "holdem.buyin_auto_s", 5, (), "A-HE3: seconds before the maximum is transferred"
+    )
+    headsup_dealer_is_sb: bool = option(
         "holdem.headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
-    ),
-    OptionSpec("holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
-    OptionSpec("holdem.big_blind", 0, (), "the big blind in minor units; 0 means 2 L"),
-    OptionSpec("holdem.min_bet", 0, (), "the smallest bet in minor units; 0 means the big blind"),
-    OptionSpec("holdem.ante", 0, (), "ante in minor units (hand histories)"),
-    OptionSpec("holdem.big_blind_ante", False, (), "the big blind pays one ante for the table"),
-    OptionSpec(
+    )
+    require_hole_card: bool = option(
+        "holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"
+    )
+    big_blind: int = option("holdem.big_blind", 0, (), "the big blind in minor units; 0 means 2 L")
+    min_bet: int = option(
+        "holdem.min_bet", 0, (), "the smallest bet in minor units; 0 means the big blind"
+    )
+    ante: int = option("holdem.ante", 0, (), "ante in minor units (hand histories)")
+    big_blind_ante: bool = option(
+        "holdem.big_blind_ante", False, (), "the big blind pays one ante for the table"
+    )
+    unknown_cards: str = option(
         "holdem.unknown_cards",
         "",
         (),
         "replays: seats (1-based) whose hole cards are unknown",
         replay_only=True,
-    ),
-    OptionSpec(
+    )
+    mucked: str = option(
         "holdem.mucked", "", (), "replays: seats (1-based) that muck at showdown", replay_only=True
-    ),
-    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
-)
+    )
+    quick_mode: bool = option("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)")
 
-AOF_OPTIONS = (
-    OptionSpec("aof.buyin", 10, (), "§4.9: the fixed buy-in, in big blinds"),
-    OptionSpec(
+    def check(self) -> None:
+        """No amount is negative."""
+        for name, value in (
+            ("holdem.big_blind", self.big_blind),
+            ("holdem.min_bet", self.min_bet),
+            ("holdem.ante", self.ante),
+        ):
+            if value < 0:
+                raise ConfigError(text=text("option_not_negative", name))
+
+
+@dataclass(frozen=True, slots=True)
+class AofRules(Rules):
+    """All-in or Fold's rule options (RULES.md §4.9; ``AllInOrFold().rules(config)``). The
+    Hold'em options it does not offer are fixed by the variant (read as properties)."""
+
+    buyin: int = option("aof.buyin", 10, (), "§4.9: the fixed buy-in, in big blinds")
+    headsup_dealer_is_sb: bool = option(
         "holdem.headsup_dealer_is_sb", True, (), "A-HE6: heads-up, the dealer posts the small blind"
-    ),
-    OptionSpec("holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"),
-    OptionSpec("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)"),
-)
+    )
+    require_hole_card: bool = option(
+        "holdem.require_hole_card", False, (), "A-HE4: the best hand must use a hole card"
+    )
+    quick_mode: bool = option("table.quick_mode", False, (), "quick mode: 7 s turn timer (A-PL5)")
+
+    def check(self) -> None:
+        """The buy-in is at least one big blind."""
+        if self.buyin < 1:
+            raise ConfigError(text=text("option_at_least", "aof.buyin", 1))
+
+    min_raise = property(lambda self: "standard", doc="Every bet is all-in: no raise rule.")
+    max_raise = property(lambda self: "stack", doc="All in: the whole stake.")
+    big_blind = property(lambda self: 0, doc="2 L.")
+    min_bet = property(lambda self: 0, doc="The big blind.")
+    ante = property(lambda self: 0, doc="No ante.")
+    big_blind_ante = property(lambda self: False, doc="No ante.")
+    unknown_cards = property(lambda self: "", doc="Never a replay of unknown cards.")
+    mucked = property(lambda self: "", doc="Never a replay of mucked cards.")
+
+
+HOLDEM_OPTIONS = HoldemRules.specs()
+"""Texas Hold'em's options as the hall lists them."""
+AOF_OPTIONS = AofRules.specs()
+"""All-in or Fold's options as the hall lists them."""
 
 
 def turn_timer_s(quick_mode: bool) -> int:
@@ -1150,7 +1201,7 @@ class TexasHoldem(Game[HoldemState]):
         max_actions=5000,
         rules_source="RULES.md §4, §2, §3.1, §15 A-HE1..A-HE7; seed 001 'poker', seed 003",
         aliases=("holdem", "hold'em", "poker", "nlhe", "texas"),
-        options=HOLDEM_OPTIONS,
+        rules=HoldemRules,
         action_types=(Fold, Check, Call, RaiseTo, Leave),
         hosting=Hosting(table_stake=True, buyin_timer_option="holdem.buyin_auto_s"),
     )
@@ -1198,29 +1249,29 @@ class TexasHoldem(Game[HoldemState]):
                 _PARAMS[key] = params
         return params
 
+    def rules(self, config: TableConfig) -> HoldemRules | AofRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, HoldemRules | AofRules)
+        return rules
+
     def _params(self, config: TableConfig) -> HoldemParams:
-        options = self.options(config)
+        rules = self.rules(config)
         stake = config.stake
-        big_blind = int(options.get("holdem.big_blind", 0)) or 2 * stake
-        min_bet = int(options.get("holdem.min_bet", 0)) or big_blind
-        for name in ("holdem.big_blind", "holdem.min_bet", "holdem.ante"):
-            if int(options.get(name, 0)) < 0:
-                raise ConfigError(text=text("option_not_negative", name))
+        big_blind = rules.big_blind or 2 * stake
         return HoldemParams(
             small_blind=stake,
             big_blind=big_blind,
-            min_bet=min_bet,
-            ante=int(options.get("holdem.ante", 0)),
-            big_blind_ante=bool(options.get("holdem.big_blind_ante", False)),
-            standard=options.get("holdem.min_raise", "standard") == "standard",
-            cover=options.get("holdem.max_raise", "stack") == "cover",
+            min_bet=rules.min_bet or big_blind,
+            ante=rules.ante,
+            big_blind_ante=rules.big_blind_ante,
+            standard=rules.min_raise == "standard",
+            cover=rules.max_raise == "cover",
             aof=self.aof,
-            require_hole_card=bool(options["holdem.require_hole_card"]),
-            headsup_dealer_is_sb=bool(options["holdem.headsup_dealer_is_sb"]),
-            unknown=_seat_list(
-                str(options.get("holdem.unknown_cards", "")), config.seats, "holdem.unknown_cards"
-            ),
-            mucked=_seat_list(str(options.get("holdem.mucked", "")), config.seats, "holdem.mucked"),
+            require_hole_card=rules.require_hole_card,
+            headsup_dealer_is_sb=rules.headsup_dealer_is_sb,
+            unknown=_seat_list(rules.unknown_cards, config.seats, "holdem.unknown_cards"),
+            mucked=_seat_list(rules.mucked, config.seats, "holdem.mucked"),
         )
 
     def new_state(self, config: TableConfig) -> HoldemState:
@@ -1651,7 +1702,7 @@ class AllInOrFold(TexasHoldem):
         max_actions=40,
         rules_source="RULES.md §4.9 [DEF] (seed 003 names the room only), §4.1-4.7, A-HE8",
         aliases=("aof", "all-in-or-fold", "allin-or-fold", "poker all in or fold"),
-        options=AOF_OPTIONS,
+        rules=AofRules,
         action_types=(Fold, Check, AllIn, Leave),
         hosting=Hosting(table_stake=True, enabled_by="aof_enabled"),
     )

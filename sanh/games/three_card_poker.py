@@ -103,9 +103,9 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     OptionValue,
     Reason,
+    Rules,
     Settlement,
     SettlementLine,
     Shuffle,
@@ -113,6 +113,7 @@ from sanh.games.base import (
     TableConfig,
     View,
     check_sit_in,
+    option,
     seat_in,
 )
 from sanh.games.hosting import Hosting, HouseTable, PhaseClock
@@ -137,7 +138,6 @@ __all__ = [
     "TcpView",
     "ThreeCardPoker",
     "dealer_qualifies",
-    "resolve_rules",
 ]
 
 SEATS_MAX = 7
@@ -272,18 +272,85 @@ class ForceFold(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class TcpRules:
-    """The resolved rule options of a table."""
+class TcpRules(Rules):
+    """The table's rule options, each declared once (RULES.md §13, §15 A-TP*;
+    ``ThreeCardPoker().rules(config)``). ``tcp.variant`` sets the defaults of the flags
+    together (:data:`VARIANT_DEFAULTS`); a flag set explicitly overrides its variant default
+    (:meth:`ThreeCardPoker.rule_values`)."""
 
-    variant: str
-    shared_player_hand: bool
-    fold_forfeits_pairplus: bool
-    pairplus_paytable: str
-    six_card_bonus: bool
-    ante_bonus_on_forced_fold: bool
-    no_balance_is_fold: bool
-    bet_min: Chips
-    bet_max: Chips
+    variant: str = option(
+        "tcp.variant",
+        "s000",
+        ("s000", "s002"),
+        "rule set: s000 (seed 000), s002",
+        aliases=("variant",),
+    )
+    shared_player_hand: bool = option(
+        "tcp.shared_player_hand",
+        True,
+        help="one Player hand for all (A-TP4; s002: false)",
+        aliases=("shared_player_hand",),
+    )
+    fold_forfeits_pairplus: bool = option(
+        "tcp.fold_forfeits_pairplus",
+        False,
+        help="a Fold loses Pair Plus (A-TP2; s002: true)",
+        aliases=("fold_forfeits_pairplus",),
+    )
+    pairplus_paytable: str = option(
+        "tcp.pairplus_paytable",
+        "40-30-5-4-1",
+        tuple(PAIR_PLUS_PAYTABLES),
+        "Pair Plus SF/trips/straight/flush/pair (A-TP1; s002: 40-30-6-3-1)",
+        aliases=("pairplus_paytable",),
+    )
+    six_card_bonus: bool = option(
+        "tcp.six_card_bonus",
+        True,
+        help="offer the 6 Card Bonus (A-TP5; s002: false)",
+        aliases=("six_card_bonus",),
+    )
+    ante_bonus_on_forced_fold: bool = option(
+        "tcp.ante_bonus_on_forced_fold",
+        False,
+        help="a timeout or leaving keeps the Ante Bonus (A-TP7; s002: true)",
+        aliases=("ante_bonus_on_forced_fold",),
+    )
+    no_balance_is_fold: bool = option(
+        "tcp.no_balance_is_fold",
+        True,
+        help="a Play the balance cannot cover is a Fold, no Ante Bonus (s002: false)",
+    )
+    bet_min_multiple: int = option(
+        "tcp.bet_min_multiple",
+        1,
+        help="table minimum per bet, in L [DEF]",
+        aliases=("bet_min_multiple",),
+    )
+    bet_max_multiple: int = option(
+        "tcp.bet_max_multiple",
+        100,
+        help="table maximum per bet, in L [DEF]",
+        aliases=("bet_max_multiple",),
+    )
+    betting_s: int = option(
+        "tcp.betting_s",
+        15,
+        help="§2.5: betting window, seconds (the server's clock)",
+        aliases=("betting_s",),
+    )
+    decision_s: int = option(
+        "tcp.decision_s",
+        15,
+        help="§2.5: Play/Fold decision time, seconds (the server's clock)",
+        aliases=("decision_s",),
+    )
+
+    def check(self) -> None:
+        """The table limits are possible: 1 L ≤ minimum ≤ maximum."""
+        low, high = self.bet_min_multiple, self.bet_max_multiple
+        if low < 1 or high < low:
+            raise ConfigError(text=text("bet_multiples_impossible", low, high))
 
     @property
     def spots(self) -> tuple[str, ...]:
@@ -294,33 +361,6 @@ class TcpRules:
     def pair_plus(self) -> dict[TcpCategory, int]:
         """The Pair Plus paytable."""
         return PAIR_PLUS_PAYTABLES[self.pairplus_paytable]
-
-
-def resolve_rules(
-    options: dict[str, OptionValue], explicit: dict[str, OptionValue], stake: Chips
-) -> TcpRules:
-    """The table's rules: variant defaults, overridden by the options set explicitly.
-
-    :raises ConfigError: on impossible table limits.
-    """
-    variant = str(options["tcp.variant"])
-    merged = {**options, **VARIANT_DEFAULTS[variant]}
-    merged.update({k: v for k, v in explicit.items() if k in VARIANT_DEFAULTS[variant]})
-    low = int(merged["tcp.bet_min_multiple"])
-    high = int(merged["tcp.bet_max_multiple"])
-    if low < 1 or high < low:
-        raise ConfigError(text=text("bet_multiples_impossible", low, high))
-    return TcpRules(
-        variant=variant,
-        shared_player_hand=bool(merged["tcp.shared_player_hand"]),
-        fold_forfeits_pairplus=bool(merged["tcp.fold_forfeits_pairplus"]),
-        pairplus_paytable=str(merged["tcp.pairplus_paytable"]),
-        six_card_bonus=bool(merged["tcp.six_card_bonus"]),
-        ante_bonus_on_forced_fold=bool(merged["tcp.ante_bonus_on_forced_fold"]),
-        no_balance_is_fold=bool(merged["tcp.no_balance_is_fold"]),
-        bet_min=low * stake,
-        bet_max=high * stake,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +391,16 @@ class TcpState:
         if self.rules.shared_player_hand:
             return self.player_hand
         return self.own_hands[seat] if self.own_hands else ()
+
+    @property
+    def bet_min(self) -> Chips:
+        """The table minimum per bet spot: ``tcp.bet_min_multiple`` × L."""
+        return self.rules.bet_min_multiple * self.config.stake
+
+    @property
+    def bet_max(self) -> Chips:
+        """The table maximum per bet spot: ``tcp.bet_max_multiple`` × L."""
+        return self.rules.bet_max_multiple * self.config.stake
 
     def committed(self, seat: Seat) -> Chips:
         """What ``seat`` has staked so far (the Play bet included)."""
@@ -427,75 +477,7 @@ class ThreeCardPoker(Game[TcpState]):
         max_actions=SEATS_MAX * (len(BET_SPOTS) + 2) + 1 + 1 + SEATS_MAX,
         rules_source="RULES.md §13, §15 A-TP1..A-TP8; seeds 000 (s000) and 002 (s002)",
         aliases=("tcp", "Bài Poker 3 Lá", "Poker 3 Lá Trực Tuyến", "3 card poker"),
-        options=(
-            OptionSpec(
-                "tcp.variant",
-                "s000",
-                ("s000", "s002"),
-                "rule set: s000 (seed 000), s002",
-                aliases=("variant",),
-            ),
-            OptionSpec(
-                "tcp.shared_player_hand",
-                True,
-                help="one Player hand for all (A-TP4; s002: false)",
-                aliases=("shared_player_hand",),
-            ),
-            OptionSpec(
-                "tcp.fold_forfeits_pairplus",
-                False,
-                help="a Fold loses Pair Plus (A-TP2; s002: true)",
-                aliases=("fold_forfeits_pairplus",),
-            ),
-            OptionSpec(
-                "tcp.pairplus_paytable",
-                "40-30-5-4-1",
-                tuple(PAIR_PLUS_PAYTABLES),
-                "Pair Plus SF/trips/straight/flush/pair (A-TP1; s002: 40-30-6-3-1)",
-                aliases=("pairplus_paytable",),
-            ),
-            OptionSpec(
-                "tcp.six_card_bonus",
-                True,
-                help="offer the 6 Card Bonus (A-TP5; s002: false)",
-                aliases=("six_card_bonus",),
-            ),
-            OptionSpec(
-                "tcp.ante_bonus_on_forced_fold",
-                False,
-                help="a timeout or leaving keeps the Ante Bonus (A-TP7; s002: true)",
-                aliases=("ante_bonus_on_forced_fold",),
-            ),
-            OptionSpec(
-                "tcp.no_balance_is_fold",
-                True,
-                help="a Play the balance cannot cover is a Fold, no Ante Bonus (s002: false)",
-            ),
-            OptionSpec(
-                "tcp.bet_min_multiple",
-                1,
-                help="table minimum per bet, in L [DEF]",
-                aliases=("bet_min_multiple",),
-            ),
-            OptionSpec(
-                "tcp.bet_max_multiple",
-                100,
-                help="table maximum per bet, in L [DEF]",
-                aliases=("bet_max_multiple",),
-            ),
-            OptionSpec(
-                "tcp.betting_s",
-                15,
-                help="§2.5: betting window, seconds (the server's clock)",
-                aliases=("betting_s",),
-            ),
-            OptionSpec(
-                "tcp.decision_s",
-                15,
-                help="§2.5: Play/Fold decision time, seconds (the server's clock)",
-                aliases=("decision_s",),
-            ),
-        ),
+        rules=TcpRules,
         action_types=(Bet, Ready, CloseBetting, Play, Fold, ForceFold, SitIn),
         hosting=Hosting(
             clocks=(
@@ -507,14 +489,26 @@ class ThreeCardPoker(Game[TcpState]):
     )
 
     # ----- setup ---------------------------------------------------------------------------
-    def rules_of(self, config: TableConfig) -> TcpRules:
-        """The resolved rules of a table config."""
-        return resolve_rules(self.options(config), config.option_map, config.stake)
+    def rules(self, config: TableConfig) -> TcpRules:
+        """The table's rule options (cached per option set)."""
+        rules = super().rules(config)
+        assert isinstance(rules, TcpRules)
+        return rules
+
+    def rule_values(self, config: TableConfig) -> dict[str, OptionValue]:
+        """The options, with the flags not set explicitly taken from the variant's defaults
+        (:data:`VARIANT_DEFAULTS`)."""
+        values = self.options(config)
+        explicit = config.option_map
+        for name, default in VARIANT_DEFAULTS[str(values["tcp.variant"])].items():
+            if name not in explicit:
+                values[name] = default
+        return values
 
     def new_state(self, config: TableConfig) -> TcpState:
         """A new round with the betting window open."""
         self.check_config(config)
-        rules = self.rules_of(config)
+        rules = self.rules(config)
         return TcpState(
             config=config,
             rules=rules,
@@ -550,11 +544,11 @@ class ThreeCardPoker(Game[TcpState]):
         if state.ready[seat]:
             return []
         free = state.config.stacks[seat] - state.committed(seat)
-        high = min(rules.bet_max, free)
-        if high < rules.bet_min:
+        high = min(state.bet_max, free)
+        if high < state.bet_min:
             return []
         return [
-            AmountRange(Bet(seat, spot, rules.bet_min), rules.bet_min, high)
+            AmountRange(Bet(seat, spot, state.bet_min), state.bet_min, high)
             for index, spot in enumerate(rules.spots)
             if state.bets[seat][index] == 0
         ]
@@ -679,10 +673,10 @@ class ThreeCardPoker(Game[TcpState]):
             raise IllegalActionError(action, "whole_units", v)
         if state.bets[seat][BET_SPOTS.index(action.spot)]:
             raise IllegalActionError(action, text("bet_placed", action.spot), v)
-        if amount < rules.bet_min:
-            raise IllegalActionError(action, text("under_min_of", rules.bet_min), v)
-        if amount > rules.bet_max:
-            raise IllegalActionError(action, text("over_max_of", rules.bet_max), v)
+        if amount < state.bet_min:
+            raise IllegalActionError(action, text("under_min_of", state.bet_min), v)
+        if amount > state.bet_max:
+            raise IllegalActionError(action, text("over_max_of", state.bet_max), v)
         free = state.config.stacks[seat] - state.committed(seat)
         if amount > free:
             raise IllegalActionError(action, text("over_balance_of", free), v)
@@ -972,8 +966,8 @@ class ThreeCardPoker(Game[TcpState]):
             variant=rules.variant,
             phase=state.phase,
             stake=state.config.stake,
-            bet_min=rules.bet_min,
-            bet_max=rules.bet_max,
+            bet_min=state.bet_min,
+            bet_max=state.bet_max,
             spots=rules.spots,
             balance=self._balance(state, viewer, deltas),
             bets=state.bets,

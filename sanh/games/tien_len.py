@@ -75,7 +75,7 @@ from typing import Any
 
 from sanh.cards.card import Card
 from sanh.cards.deck import DECK_52
-from sanh.errors import IllegalActionError
+from sanh.errors import ConfigError, IllegalActionError
 from sanh.eval.combos import (
     TIEN_LEN,
     TWO,
@@ -109,12 +109,13 @@ from sanh.games.base import (
     Event,
     Game,
     GameInfo,
-    OptionSpec,
     Reason,
+    Rules,
     Settlement,
     Shuffle,
     TableConfig,
     View,
+    option,
     remap_named_seats,
 )
 from sanh.texts import join, text
@@ -150,20 +151,52 @@ HAND_ITEMS_LA = 65
 
 
 @dataclass(frozen=True, slots=True)
-class TienLenRules:
-    """The table's rule options, resolved (RULES.md §12, §15 A-TL*, §16A)."""
+class TienLenRules(Rules):
+    """The table's rule options, each declared once (RULES.md §12, §15 A-TL*, §16A;
+    ``TienLen().rules(config)``)."""
 
-    scoring: str = "count"
-    first_lead_must_include_3s: bool = True
-    cong_multiplier: int = 2
-    chain_cut: str = "cumulative"
-    four_pairs_restore_turn: bool = False
-    first_game_instant_wins: bool = False
-    dut_3_bich: bool = False
-    step: int = 1
-    """+1: turn order to increasing seats (ccw); -1: cw."""
-    min_balance_multiple: int = 10
+    scoring: str = option(
+        "tlmn.scoring", "count", ("count", "rank"), "A-TL2: card count or 1/3/6 places"
+    )
+    first_lead_must_include_3s: bool = option(
+        "tlmn.first_lead_must_include_3s", True, (), "A-TL8: the first play includes 3♠"
+    )
+    cong_multiplier: int = option(
+        "tlmn.cong_multiplier", 2, (1, 2, 3), "A-TL7: cóng multiplies ordinary cards"
+    )
+    chain_cut: str = option(
+        "tlmn.chain_cut", "cumulative", ("cumulative", "last_item"), "A-TL5: chained cut amount"
+    )
+    four_pairs_restore_turn: bool = option(
+        "tlmn.opt_four_pairs_restore_turn", False, (), "§16: 4 đôi thông restore a passed turn"
+    )
+    first_game_instant_wins: bool = option(
+        "tlmn.opt_first_game_instant_wins",
+        False,
+        (),
+        "§16: first game, four 3s or đôi thông holding 3♠ win at once",
+    )
+    dut_3_bich: bool = option(
+        "tlmn.opt_dut_3_bich", False, (), "§16: Đút 3 Bích / Thối 3 Bích / Cứu Làng"
+    )
+    direction: str = option("tlmn.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction")
+    min_balance_multiple: int = option(
+        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
+    )
     """A seat needs a stack of this many L to be dealt in (§2.6, A-PL4)."""
+    quick_mode: bool = option(
+        "table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"
+    )
+
+    def check(self) -> None:
+        """The balance multiple is not negative."""
+        if self.min_balance_multiple < 0:
+            raise ConfigError(text=text("option_not_negative", "platform.min_balance_multiple"))
+
+    @property
+    def step(self) -> int:
+        """+1: turn order to increasing seats (ccw); -1: cw."""
+        return 1 if self.direction == "ccw" else -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,31 +292,6 @@ class TienLenView(View):
     paid_la: tuple[int, ...]
 
 
-_OPTIONS = (
-    OptionSpec("tlmn.scoring", "count", ("count", "rank"), "A-TL2: card count or 1/3/6 places"),
-    OptionSpec("tlmn.first_lead_must_include_3s", True, (), "A-TL8: the first play includes 3♠"),
-    OptionSpec("tlmn.cong_multiplier", 2, (1, 2, 3), "A-TL7: cóng multiplies ordinary cards"),
-    OptionSpec(
-        "tlmn.chain_cut", "cumulative", ("cumulative", "last_item"), "A-TL5: chained cut amount"
-    ),
-    OptionSpec(
-        "tlmn.opt_four_pairs_restore_turn", False, (), "§16: 4 đôi thông restore a passed turn"
-    ),
-    OptionSpec(
-        "tlmn.opt_first_game_instant_wins",
-        False,
-        (),
-        "§16: first game, four 3s or đôi thông holding 3♠ win at once",
-    ),
-    OptionSpec("tlmn.opt_dut_3_bich", False, (), "§16: Đút 3 Bích / Thối 3 Bích / Cứu Làng"),
-    OptionSpec("tlmn.direction", "ccw", ("ccw", "cw"), "A-PL2: turn direction"),
-    OptionSpec(
-        "platform.min_balance_multiple", 10, (), "A-PL4: L needed to be dealt in (0: no check)"
-    ),
-    OptionSpec("table.quick_mode", False, (), "A-PL5: 7 s turn timer (the server's clock)"),
-)
-
-
 class TienLen(Game[TienLenState]):
     """Tiến lên miền Nam đếm lá."""
 
@@ -298,7 +306,7 @@ class TienLen(Game[TienLenState]):
         max_actions=400,
         rules_source="RULES.md §12, §15 (A-TL1..A-TL11), §16A; seed 001 Tiến lên miền nam đếm lá",
         aliases=("tlmn", "tien len", "tiến lên", "tien-len-mien-nam", "Tiến lên miền Nam"),
-        options=_OPTIONS,
+        rules=TienLenRules,
         action_types=(Play, Pass, Leave),
     )
 
@@ -309,7 +317,7 @@ class TienLen(Game[TienLenState]):
         >>> TienLen().max_loss(TableConfig.make(seats=4, stake=100))
         19500
         """
-        rules = self.rules_of(config)
+        rules = self.rules(config)
         n = config.seats
         cumulative = rules.chain_cut == "cumulative"
         own_and_chains = TWOS_LA + NON_TWO_ITEMS_LA * n if cumulative else HAND_ITEMS_LA
@@ -323,20 +331,11 @@ class TienLen(Game[TienLenState]):
             cases.append(DUT_3_BICH_LA * (n - 1) + own_and_chains)
         return max(max(cases) * config.stake, rules.min_balance_multiple * config.stake)
 
-    def rules_of(self, config: TableConfig) -> TienLenRules:
-        """The resolved rule options of a table."""
-        o = self.options(config)
-        return TienLenRules(
-            scoring=str(o["tlmn.scoring"]),
-            first_lead_must_include_3s=bool(o["tlmn.first_lead_must_include_3s"]),
-            cong_multiplier=int(o["tlmn.cong_multiplier"]),
-            chain_cut=str(o["tlmn.chain_cut"]),
-            four_pairs_restore_turn=bool(o["tlmn.opt_four_pairs_restore_turn"]),
-            first_game_instant_wins=bool(o["tlmn.opt_first_game_instant_wins"]),
-            dut_3_bich=bool(o["tlmn.opt_dut_3_bich"]),
-            step=1 if o["tlmn.direction"] == "ccw" else -1,
-            min_balance_multiple=int(o["platform.min_balance_multiple"]),
-        )
+    def rules(self, config: TableConfig) -> TienLenRules:
+        """The resolved rule options of a table (cached per set of options)."""
+        rules = super().rules(config)
+        assert isinstance(rules, TienLenRules)
+        return rules
 
     def new_state(self, config: TableConfig) -> TienLenState:
         """A hand waiting for the shuffle; seats below ``platform.min_balance_multiple`` × L
@@ -346,7 +345,7 @@ class TienLen(Game[TienLenState]):
         """
         self.check_config(config)
         carry_seat(config.carry, "winner", config.seats)  # validates the carry's shape
-        rules = self.rules_of(config)
+        rules = self.rules(config)
         dealt_in = dealt_in_seats(config, rules.min_balance_multiple)
         return TienLenState(config=config, rules=rules, dealt_in=dealt_in)
 

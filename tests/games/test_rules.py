@@ -68,3 +68,38 @@ def test_a_cached_value_never_lets_an_equal_value_of_another_type_through() -> N
 def test_options_are_declared_in_one_place_only() -> None:
     with pytest.raises(ValueError, match="derived from the Rules"):
         dataclasses.replace(GAME.info, options=GAME.info.options)
+
+
+def test_every_game_declares_its_options_once_in_a_rules_dataclass() -> None:
+    missing = [g.info.id for g in REGISTRY.values() if g.info.rules is None]
+    assert missing == []
+    for game in REGISTRY.values():
+        rules = game.rules(TableConfig.make(seats=game.info.seats_min))
+        assert type(rules) is game.info.rules, game.info.id
+
+
+def test_three_card_poker_variant_sets_its_flags_and_an_explicit_flag_wins() -> None:
+    game = find_game("three-card-poker")
+    s002 = game.rules(TableConfig.make(seats=1, options={"tcp.variant": "s002"}))
+    assert (s002.shared_player_hand, s002.six_card_bonus, s002.pairplus_paytable) == (
+        False,
+        False,
+        "40-30-6-3-1",
+    )
+    mixed = game.rules(
+        TableConfig.make(seats=1, options={"tcp.variant": "s002", "tcp.six_card_bonus": True})
+    )
+    assert mixed.six_card_bonus is True and mixed.shared_player_hand is False
+    with pytest.raises(ConfigError):
+        game.rules(TableConfig.make(seats=1, options={"tcp.bet_min_multiple": 0}))
+
+
+def test_tai_xiu_minimum_is_the_stake_unless_set_and_limits_are_checked() -> None:
+    game = find_game("tai-xiu")
+    assert game.new_state(TableConfig.make(seats=2, stake=500)).min_bet == 500
+    config = TableConfig.make(seats=2, stake=500, options={"taixiu.min_bet": 700})
+    assert game.new_state(config).min_bet == 700
+    with pytest.raises(ConfigError):
+        game.new_state(TableConfig.make(seats=2, stake=500, options={"taixiu.max_bet": 100}))
+    with pytest.raises(ConfigError):
+        game.rules(TableConfig.make(seats=2, options={"taixiu.total_paytable": "nonsense"}))
