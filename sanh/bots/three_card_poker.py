@@ -29,7 +29,7 @@ class ThreeCardPokerBot:
         if isinstance(view, TcpView) and view.viewer is not None:
             if view.phase == "betting":
                 for amount_range in view.amount_ranges:
-                    if getattr(amount_range.template, "spot", "") == "ante":
+                    if getattr(amount_range.template, "bet", "") == "ante":
                         return amount_range.at(amount_range.min)
                 if Ready(view.viewer) in view.legal_actions:
                     return Ready(view.viewer)

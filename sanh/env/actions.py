@@ -481,7 +481,7 @@ def _amount_keys(game_id: str) -> tuple[str | None, tuple[Any, ...]]:
     if game_id == "three-card-poker":
         from sanh.games.three_card_poker import BET_SPOTS
 
-        return "spot", BET_SPOTS
+        return "bet", BET_SPOTS
     return None, (None,)
 
 

@@ -122,6 +122,11 @@ class Action:
     """Names the action had before: stored logs written with them still replay
     (:func:`sanh.notation.jsonable.event_from_json`)."""
 
+    field_aliases: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """Earlier names of the action's fields, each with its name now (Three Card Poker's
+    ``Bet.spot``, now ``bet`` as in every house game): stored logs and clients using them
+    are still read (:func:`sanh.notation.jsonable.event_from_json`)."""
+
     def __init_subclass__(cls) -> None:
         # no super() call: a slots dataclass's methods see the class before it was rebuilt
         wire = cls.__dict__.get("wire")

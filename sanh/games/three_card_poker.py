@@ -235,8 +235,10 @@ class Bet(Action):
     """Place ``amount`` on a bet spot (``ante``, ``pair_plus`` or ``six_card_bonus``)."""
 
     wire = "Bet"
+    field_aliases = (("spot", "bet"),)
 
-    spot: str = "ante"
+    bet: str = "ante"
+    """The bet spot (:data:`BET_SPOTS`); ``spot`` before, still read."""
     amount: Chips = 0
 
 
@@ -664,15 +666,15 @@ class ThreeCardPoker(Game[TcpState]):
         seat = action.seat
         if seat is None:
             raise IllegalActionError(action, "table_does_not_bet", v)
-        if action.spot not in rules.spots:
+        if action.bet not in rules.spots:
             raise IllegalActionError(
-                action, text("no_bet_spot", clean(action.spot), ", ".join(rules.spots)), v
+                action, text("no_bet_spot", clean(action.bet), ", ".join(rules.spots)), v
             )
         amount = action.amount
         if not isinstance(amount, int) or isinstance(amount, bool):
             raise IllegalActionError(action, "whole_units", v)
-        if state.bets[seat][BET_SPOTS.index(action.spot)]:
-            raise IllegalActionError(action, text("bet_placed", action.spot), v)
+        if state.bets[seat][BET_SPOTS.index(action.bet)]:
+            raise IllegalActionError(action, text("bet_placed", action.bet), v)
         if amount < state.bet_min:
             raise IllegalActionError(action, text("under_min_of", state.bet_min), v)
         if amount > state.bet_max:
@@ -687,7 +689,7 @@ class ThreeCardPoker(Game[TcpState]):
         if isinstance(event, Bet | Ready):
             assert event.seat is not None
             if isinstance(event, Bet):
-                index = BET_SPOTS.index(event.spot)
+                index = BET_SPOTS.index(event.bet)
                 seat_bets = put(state.bets[event.seat], index, event.amount)
                 state = evolve(state, bets=put(state.bets, event.seat, seat_bets))
             else:
@@ -1039,7 +1041,7 @@ class ThreeCardPoker(Game[TcpState]):
         if view.legal_actions or view.amount_ranges:
             choices = [a.wire.lower() for a in view.legal_actions if not isinstance(a, Bet)]
             choices += [
-                f"{r.template.spot} {format_gold(r.min)}..{format_gold(r.max)}"  # type: ignore[attr-defined]
+                f"{r.template.bet} {format_gold(r.min)}..{format_gold(r.max)}"  # type: ignore[attr-defined]
                 for r in view.amount_ranges
             ]
             out.append("You may: " + "; ".join(choices))

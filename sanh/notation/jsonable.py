@@ -106,6 +106,11 @@ def _list(data: dict[str, Any], key: str) -> list[Any]:
 def _build(cls: type[Action], data: dict[str, Any]) -> Action:
     kwargs: dict[str, Any] = {}
     hints = {f.name: f for f in dataclasses.fields(cls)}
+    for old, new in cls.field_aliases:
+        if old in data:
+            if new in data:
+                raise NotationError(f"both {old!r} and {new!r} given for {cls.wire}")
+            data = {(new if key == old else key): value for key, value in data.items()}
     extra = set(data) - set(hints) - {"type"}
     if extra:
         raise NotationError(f"unexpected fields {sorted(extra)} for {cls.wire}")

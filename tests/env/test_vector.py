@@ -60,7 +60,7 @@ def test_parallel_step_lets_every_seat_of_a_window_act() -> None:
     env = sanh.env.make_parallel("three-card-poker", seats=3)
     observations, _ = env.reset(seed=2)
     codec = env.table.codec
-    ante_min = next(i for i in range(codec.size) if codec.label(i) == "bet spot=ante min")
+    ante_min = next(i for i in range(codec.size) if codec.label(i) == "bet bet=ante min")
     assert all(obs["action_mask"][ante_min] == 1 for obs in observations.values())
     before = len(env.table.history)
     env.step(dict.fromkeys(env.agents, ante_min))

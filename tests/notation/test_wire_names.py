@@ -35,9 +35,9 @@ def test_stored_logs_written_before_the_wire_names_replay() -> None:
         history = load_history(json.dumps(hand["history"]))
         _, settlement = replay_history(history)
         assert to_jsonable(settlement) == hand["settlement"], history.game
-        # Written again, the events carry the same names.
+        # Written again, the events carry the same names (a renamed field under its name now).
         events = [to_jsonable(e) for e in history.events]
-        assert events == hand["history"]["events"], history.game
+        assert events == [_renamed(e) for e in hand["history"]["events"]], history.game
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -87,3 +87,31 @@ def test_an_action_without_a_wire_name_is_refused() -> None:
             wire = "Nudge"
 
         action_types_by_wire((_Nudge, Twin))
+
+
+def _renamed(event: dict[str, Any]) -> dict[str, Any]:
+    """A stored event with Three Card Poker's ``Bet.spot`` under its name now, ``bet``."""
+    if event.get("type") == "Bet" and "spot" in event:
+        return {("bet" if key == "spot" else key): value for key, value in event.items()}
+    return event
+
+
+def test_a_renamed_field_is_read_under_its_old_name_and_both_are_refused() -> None:
+    game = REGISTRY["three-card-poker"]
+    old = event_from_json(game, {"type": "Bet", "seat": 0, "spot": "pair_plus", "amount": 100})
+    new = event_from_json(game, {"type": "Bet", "seat": 0, "bet": "pair_plus", "amount": 100})
+    assert old == new
+    assert to_jsonable(old) == {"type": "Bet", "seat": 0, "bet": "pair_plus", "amount": 100}
+    with pytest.raises(NotationError):
+        event_from_json(
+            game, {"type": "Bet", "seat": 0, "spot": "ante", "bet": "ante", "amount": 100}
+        )
+
+
+def test_every_house_bet_names_its_bet_field_bet() -> None:
+    for game_id in ("three-card-poker", "teen-patti-2020", "tai-xiu"):
+        game = REGISTRY[game_id]
+        betting = [c for c in game.info.action_types if c.wire in ("Bet", "Place")]
+        assert betting, game_id
+        for cls in betting:
+            assert "bet" in {f.name for f in dataclasses.fields(cls)}, (game_id, cls)

@@ -57,7 +57,7 @@ def _settings() -> Settings:
 def _bet(game: str, view: dict[str, Any]) -> dict[str, Any]:
     for amount_range in view["amount_ranges"]:
         template = amount_range["action"]
-        if MAIN_BET[game] in (template.get("bet"), template.get("spot")):
+        if MAIN_BET[game] == template.get("bet"):
             return {**template, "amount": amount_range["min"]}
     raise AssertionError(f"no {MAIN_BET[game]} bet in {view['amount_ranges']}")
 

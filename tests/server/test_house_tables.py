@@ -61,7 +61,7 @@ def _place(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
     wanted = {"tai-xiu": "small", "teen-patti-2020": "player_a", "three-card-poker": "ante"}
     for amount_range in view["amount_ranges"]:
         template = amount_range["action"]
-        if wanted[game_id] in (template.get("bet"), template.get("spot")):
+        if wanted[game_id] == template.get("bet"):
             return {**template, "amount": amount_range["min"]}
     raise AssertionError(f"no bet on {wanted[game_id]} in {view['amount_ranges']}")
 
@@ -346,7 +346,7 @@ def test_a_play_the_wallet_can_no_longer_cover_is_the_seeds_fold() -> None:
         ante = wallet * 4 // 10
         await tcp.call("join", player.conn, None)
         await tcp.call("sit", player.conn, 1)
-        bet = {"type": "Bet", "seat": 1, "spot": "ante", "amount": ante}
+        bet = {"type": "Bet", "seat": 1, "bet": "ante", "amount": ante}
         await _act(tcp, player, bet, tcp.state.version)
         assert tcp.held == {1: ante}
         await dice.call("join", player.conn, None)

@@ -313,9 +313,7 @@ def test_a_stale_quote_is_refused_and_changes_nothing(tmp_path: Path) -> None:
         await player.send({"type": "quote_leave", "table": actor.id})
         quote = await player.wait_for(_of("leave_quote"), 30, mark)
         assert (quote["cost"], quote["basis"]) == (0, "bound")
-        ante = next(
-            r for r in betting["view"]["amount_ranges"] if r["action"].get("spot") == "ante"
-        )
+        ante = next(r for r in betting["view"]["amount_ranges"] if r["action"].get("bet") == "ante")
         bet = {**ante["action"], ante["field"]: ante["min"]}
         await player.send(
             {

@@ -127,9 +127,7 @@ def test_a_house_bet_is_a_pending_line_until_its_round_settles(tmp_path: Path) -
             30,
         )
         before = await _statement(http, hall, player)
-        ante = next(
-            r for r in betting["view"]["amount_ranges"] if r["action"].get("spot") == "ante"
-        )
+        ante = next(r for r in betting["view"]["amount_ranges"] if r["action"].get("bet") == "ante")
         mark = len(player.messages)
         await player.send(
             {

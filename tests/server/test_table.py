@@ -166,7 +166,7 @@ def test_one_decision_deadline_folds_every_pending_seat_at_once() -> None:
             await _act(
                 actor,
                 player,
-                {"type": "Bet", "seat": view["viewer"], "spot": "ante", "amount": 100},
+                {"type": "Bet", "seat": view["viewer"], "bet": "ante", "amount": 100},
                 view["version"],
             )
             view = player.last_view()

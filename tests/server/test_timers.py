@@ -153,7 +153,7 @@ def test_a_table_deadline_folds_every_pending_seat_at_once(tmp_path: Path) -> No
                     "table": actor.id,
                     "nonce": f"ante-{seat}",
                     "version": view["view"]["version"],
-                    "action": {"type": "Bet", "seat": seat, "spot": "ante", "amount": 100},
+                    "action": {"type": "Bet", "seat": seat, "bet": "ante", "amount": 100},
                 }
             )
             ack = await player.wait_for(lambda m: m.get("type") in {"ack", "error"}, 30, mark)

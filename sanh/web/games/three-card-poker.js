@@ -18,7 +18,7 @@ export default {
   center(view, ctx) {
     const me = ctx.me;
     const myBets = me !== null ? view.bets[me] || [] : [];
-    const open = new Set((view.amount_ranges || []).map((r) => r.action.spot));
+    const open = new Set((view.amount_ranges || []).map((r) => r.action.bet));
     if (!ctx.ui.spot && open.has("ante")) ctx.ui.spot = "ante"; // the Ante is the bet everyone makes
     const selected = ctx.ui.spot;
     const spots = (view.spots || []).map((s, i) => `<button type="button" class="spot circle ${selected === s ? "selected" : ""}" data-spot="${s}" aria-pressed="${selected === s}" ${open.has(s) && !ctx.lost ? "" : "disabled"}>
@@ -38,8 +38,8 @@ export default {
   },
   actions(view, ctx, generic) {
     const ranges = view.amount_ranges || [];
-    if (!ctx.ui.spot && ranges.some((r) => r.action.spot === "ante")) ctx.ui.spot = "ante";
-    const chosen = ranges.find((r) => r.action.spot === ctx.ui.spot) || null;
+    if (!ctx.ui.spot && ranges.some((r) => r.action.bet === "ante")) ctx.ui.spot = "ante";
+    const chosen = ranges.find((r) => r.action.bet === ctx.ui.spot) || null;
     const form = chosen ? ctx.rangeForm(chosen, { quick: [{ label: t("table.quick_min"), amount: chosen.min }, { label: t("table.quick_max"), amount: chosen.max }] }) : (ranges.length ? `<span class="muted">${t("table.selected_area")}: —</span>` : "");
     return form + generic(view, ctx, { skip: (a) => a.type === "Bet" });
   },
