@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -159,10 +161,34 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+REFUSALS: dict[int, set[tuple[str, int]]] = {}
+"""Per page (``id``): the refusals a test provokes on purpose, as (path, HTTP status)."""
+REFUSED = re.compile(
+    r"^console: Failed to load resource: the server responded with a status of (\d+)"
+)
+
+
+def expect_refusal(tab: Page, path: str, status: int) -> None:
+    """The test makes the hall refuse ``path`` with ``status`` (a wrong password, a second
+    claim...), which the page shows in words: Chromium's console line for that response is
+    then not an error of the page. Any other refused request still fails the test."""
+    REFUSALS.setdefault(id(tab), set()).add((path, status))
+
+
+def _expected(tab: Page, text: str) -> bool:
+    match = REFUSED.match(text)
+    if not match:
+        return False
+    url = text.rsplit(" (", 1)[-1].rstrip(")")
+    path = urllib.parse.urlsplit(url).path
+    return (path, int(match.group(1))) in REFUSALS.get(id(tab), set())
+
+
 def watch_console(tab: Page) -> Callable[[], list[str]]:
     """Collect the page's uncaught script errors and console errors; the function returned
     lists them. A connection that fails once a hall has been stopped (the page reconnecting to
-    a hall the test shut down) is not an error of the page."""
+    a hall the test shut down) is not an error of the page, nor a refusal the test provoked
+    (``expect_refusal``)."""
     errors: list[tuple[float, str]] = []
 
     def on_console(message: ConsoleMessage) -> None:
@@ -179,6 +205,7 @@ def watch_console(tab: Page) -> Callable[[], list[str]]:
             text
             for at, text in errors
             if not (at >= stopped and any(word in text for word in LOST_CONNECTION))
+            and not _expected(tab, text)
         ]
 
     return found
@@ -198,4 +225,6 @@ def page(context: BrowserContext) -> Iterator[Page]:
     tab = context.new_page()
     errors = watch_console(tab)
     yield tab
-    assert not errors(), f"errors in the page: {errors()}"
+    found = errors()
+    REFUSALS.pop(id(tab), None)
+    assert not found, f"errors in the page: {found}"
