@@ -11,6 +11,7 @@ import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
+import { snapshot as motionSnapshot, animate as animateMotion } from "/motion.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -893,6 +894,7 @@ function renderTableBody() {
   const status = waitingHost
     ? `<p class="muted" data-status="waiting_for_host">${t("text.waiting_for_host")}</p>`
     : !view ? `<p class="muted">${state.result ? t("table.next_hand") : t("table.waiting")}</p>` : "";
+  const before = motionSnapshot(page);
   page.innerHTML = `
     <header class="table-head">
       <h1>${esc(gameName(update.game))}</h1>
@@ -919,6 +921,7 @@ function renderTableBody() {
   decorateKeys(page);
   tickTimers(); // fills the clocks' text before the layout is measured
   fitTable(page);
+  animateMotion(page, before, update.game);
   state.rendered += 1;
   page.dataset.rendered = String(state.rendered);
 }
