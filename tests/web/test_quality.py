@@ -15,6 +15,7 @@ benchmarks/web_first_load.py and reported in BENCHMARKS.md, not timed here.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -213,3 +214,15 @@ def test_the_first_page_loads_under_300_kb_of_js_and_css(page: Page, tmp_path: P
     assert set(timed) <= set(sizes) | {hall.url + "/"}, set(timed) - set(sizes)
     assert sum(timed.values()) <= total
     assert total < BUDGET, f"{total} bytes of JS+CSS on the first page: {sorted(sizes.items())}"
+
+
+def test_the_first_page_asks_for_every_module_at_once() -> None:
+    """index.html preloads every module of the client and the string table: the browser fetches
+    them in parallel instead of one import level after another (four levels, each a round trip
+    to a busy hall, before the sign-in page could draw)."""
+    web = ROOT / "sanh" / "web"
+    html = (web / "index.html").read_text()
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
+    modules = {"/" + str(path.relative_to(web)) for path in web.rglob("*.js")}
+    assert preloaded == modules
+    assert '<link rel="preload" href="/i18n.json" as="fetch" crossorigin="anonymous">' in html
