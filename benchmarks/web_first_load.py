@@ -9,7 +9,9 @@ each run in a new browser profile:
   "play as a guest" button bound (``body[data-ready]`` and ``#guest``);
 - **returning, cold cache**: a session token in localStorage, an empty cache; usable = the lobby
   drawn, its table list and create-table form bound (``#create-submit``);
-- **returning, warm cache**: the same profile loading the page a second time.
+- **returning, warm cache**: the same profile loading the page a second time;
+- side by side, interleaved with the first visits: the first visit to index.html with its
+  preload hints removed (as it was before them: modules found one import level at a time).
 
 Times are ``performance.now()`` (from the navigation's start) when a MutationObserver first sees
 the page usable, so the driver's polling adds nothing. Bytes are the Resource Timing entries of
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import signal
 import socket
 import statistics
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Route, sync_playwright
 
 CHROMIUM = os.environ.get("SANH_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -87,10 +90,23 @@ def start_hall(directory: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the hall did not start")
 
 
-def one_load(browser: Browser, url: str, token: str | None) -> dict[str, Any]:
+PRELOAD = re.compile(r'^\s*<link rel="(?:module)?preload"[^>]*>\n', re.MULTILINE)
+
+
+def without_preloads(route: Route) -> None:
+    """index.html as it was before its preload hints (the side-by-side peer)."""
+    response = route.fetch()
+    route.fulfill(response=response, body=PRELOAD.sub("", response.text()))
+
+
+def one_load(
+    browser: Browser, url: str, token: str | None, *, preload: bool = True
+) -> dict[str, Any]:
     """One new profile: a first load, then (with a token) a second one on the warm cache."""
     context = browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
     try:
+        if not preload:
+            context.route(f"{url}/", without_preloads)
         if token is not None:
             context.add_init_script(
                 f"localStorage.setItem('sanh.token', {token!r});"
@@ -144,8 +160,11 @@ def main(argv: list[str] | None = None) -> int:
                 browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 try:
                     one_load(browser, url, token)  # warms the server (imports, first queries)
-                    first = [one_load(browser, url, None) for _ in range(args.runs)]
-                    back = [one_load(browser, url, token) for _ in range(args.runs)]
+                    first, bare, back = [], [], []
+                    for _ in range(args.runs):  # interleaved: both meet the same load
+                        first.append(one_load(browser, url, None))
+                        bare.append(one_load(browser, url, None, preload=False))
+                        back.append(one_load(browser, url, token))
                 finally:
                     browser.close()
         finally:
@@ -160,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     print("| page usable | median ms | p90 ms | max ms |")
     print("|---|---:|---:|---:|")
     print(f"| first visit: sign-in page | {summary([r['cold'] for r in first])} |")
+    print(
+        "| first visit: sign-in page, index.html without its preload hints (before) | "
+        f"{summary([r['cold'] for r in bare])} |"
+    )
     print(f"| returning, cold cache: lobby | {summary([r['cold'] for r in back])} |")
     print(f"| returning, warm cache: lobby | {summary([r['warm'] for r in back])} |")
     weight = sizes(back[0]["entries"])
