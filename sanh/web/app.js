@@ -11,6 +11,7 @@ import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
+import { snapshot as motionSnapshot, animate as animateMotion } from "/motion.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
 const app = document.getElementById("app");
@@ -772,7 +773,7 @@ function renderResult(result, update) {
   return `<section class="result" id="result" data-hand="${result.hand}" aria-label="${t("table.result")}">
     <h2>${t("table.result")} · ${t("table.hand")} ${result.hand}</h2>
     ${mine >= 0 ? `<p class="my-result ${s.deltas[mine] >= 0 ? "win" : "loss"}">${t("table.you")}: <strong>${signed(s.deltas[mine])}</strong></p>` : ""}
-    <div class="scroll"><table class="list lines"><thead><tr><th></th><th></th><th class="num">${t("table.bet")}</th><th class="num">${t("table.net")}</th></tr></thead>
+    <div class="scroll" tabindex="0"><table class="list lines"><thead><tr><th></th><th></th><th class="num">${t("table.bet")}</th><th class="num">${t("table.net")}</th></tr></thead>
     <tbody>${lines}${totals}${extra}</tbody></table></div>
     ${facts ? `<dl class="fields facts">${facts}</dl>` : ""}
     ${result.server_seed ? `<p class="fair">${t("table.seed")}: <code>${esc(result.server_seed)}</code></p>` : ""}</section>`;
@@ -893,6 +894,7 @@ function renderTableBody() {
   const status = waitingHost
     ? `<p class="muted" data-status="waiting_for_host">${t("text.waiting_for_host")}</p>`
     : !view ? `<p class="muted">${state.result ? t("table.next_hand") : t("table.waiting")}</p>` : "";
+  const before = motionSnapshot(page);
   page.innerHTML = `
     <header class="table-head">
       <h1>${esc(gameName(update.game))}</h1>
@@ -919,6 +921,7 @@ function renderTableBody() {
   decorateKeys(page);
   tickTimers(); // fills the clocks' text before the layout is measured
   fitTable(page);
+  animateMotion(page, before, update.game);
   state.rendered += 1;
   page.dataset.rendered = String(state.rendered);
 }
@@ -1003,10 +1006,10 @@ async function renderProfile() {
     <p>${t("profile.name")}: <strong>${esc(me.name)}</strong> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
     <p class="row"><button id="daily-gold" type="button">${t("daily.button")}</button> <span class="muted">${t("daily.hint")}</span></p>
     <h2>${t("profile.xp")}</h2>
-    ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
+    ${xp ? `<div class="scroll" tabindex="0"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}
     <h2>${t("profile.clan")}</h2>${clan}
     <h2>${t("profile.statement")}</h2>
-    <div class="scroll"><table class="list statement"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th>${t("profile.status")}</th><th class="num">${t("profile.amount")}</th><th class="num">${t("profile.balance_after")}</th></tr></thead>
+    <div class="scroll" tabindex="0"><table class="list statement"><thead><tr><th>${t("profile.when")}</th><th>${t("profile.reason")}</th><th>${t("profile.status")}</th><th class="num">${t("profile.amount")}</th><th class="num">${t("profile.balance_after")}</th></tr></thead>
     <tbody>${transfers.map(statementRowHTML).join("")}</tbody></table></div>
   </section>`;
   document.getElementById("daily-gold").onclick = async () => {

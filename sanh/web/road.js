@@ -13,10 +13,10 @@ function bead(cls, label, title, hand) {
 }
 
 // A bead plate: six beads a column, filled column by column, oldest first.
-function plate(beads) {
+function plate(beads, label = t("road.last_results")) {
   const columns = [];
   for (let i = 0; i < beads.length; i += ROWS) columns.push(beads.slice(i, i + ROWS));
-  return `<div class="bead-plate" role="img">${columns.map((c) => `<div class="bead-col">${c.join("")}</div>`).join("")}</div>`;
+  return `<div class="bead-plate" role="img" aria-label="${esc(label)}">${columns.map((c) => `<div class="bead-col">${c.join("")}</div>`).join("")}</div>`;
 }
 
 function taiXiu(records) {

@@ -42,7 +42,7 @@ function betsHTML(game) {
         <td class="num rtp">${percent(b.rtp)}</td>
       </tr>`).join("");
     return `${table ? `<h4>${t(`rules.table.${table}`)}</h4>` : ""}
-      <div class="scroll"><table class="list rules-bets">
+      <div class="scroll" tabindex="0"><table class="list rules-bets">
         <thead><tr><th scope="col">${t("rules.bet")}</th><th scope="col">${t("rules.payout")}</th><th scope="col">${t("rules.house_edge")}</th><th scope="col">${t("rules.exact")}</th><th scope="col">${t("rules.rtp")}</th></tr></thead>
         <tbody>${rows}</tbody></table></div>`;
   };

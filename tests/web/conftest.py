@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    ConsoleMessage,
     Page,
     Playwright,
     ViewportSize,
@@ -49,6 +51,12 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
+STOPS: list[float] = []
+"""When halls were stopped (monotonic clock): a page still open then loses its connection."""
+LOST_CONNECTION = ("ERR_CONNECTION_REFUSED", "ERR_CONNECTION_RESET", "ERR_EMPTY_RESPONSE")
+"""Chromium's words for a request or WebSocket that found no server."""
+
+
 def free_port() -> int:
     """A free TCP port on the loopback interface."""
     with socket.socket() as sock:
@@ -63,6 +71,7 @@ class Hall:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    stopped_at: float | None = None
 
     @property
     def url(self) -> str:
@@ -71,6 +80,9 @@ class Hall:
 
     def stop(self) -> None:
         """Stop the server (SIGTERM, then SIGKILL)."""
+        if self.stopped_at is None:
+            self.stopped_at = time.monotonic()
+            STOPS.append(self.stopped_at)
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -149,11 +161,70 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.close()
 
 
+REFUSALS: dict[int, set[tuple[str, int]]] = {}
+"""Per page (``id``): the refusals a test provokes on purpose, as (path, HTTP status)."""
+REFUSED = re.compile(
+    r"^console: Failed to load resource: the server responded with a status of (\d+)"
+)
+
+
+def expect_refusal(tab: Page, path: str, status: int) -> None:
+    """The test makes the hall refuse ``path`` with ``status`` (a wrong password, a second
+    claim...), which the page shows in words: Chromium's console line for that response is
+    then not an error of the page. Any other refused request still fails the test."""
+    REFUSALS.setdefault(id(tab), set()).add((path, status))
+
+
+def _expected(tab: Page, text: str) -> bool:
+    match = REFUSED.match(text)
+    if not match:
+        return False
+    url = text.rsplit(" (", 1)[-1].rstrip(")")
+    path = urllib.parse.urlsplit(url).path
+    return (path, int(match.group(1))) in REFUSALS.get(id(tab), set())
+
+
+def watch_console(tab: Page) -> Callable[[], list[str]]:
+    """Collect the page's uncaught script errors and console errors; the function returned
+    lists them. A connection that fails once a hall has been stopped (the page reconnecting to
+    a hall the test shut down) is not an error of the page, nor a refusal the test provoked
+    (``expect_refusal``)."""
+    errors: list[tuple[float, str]] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "")
+            errors.append((time.monotonic(), f"console: {message.text} ({where})"))
+
+    tab.on("pageerror", lambda error: errors.append((time.monotonic(), f"script: {error}")))
+    tab.on("console", on_console)
+
+    def found() -> list[str]:
+        stopped = min(STOPS, default=float("inf"))
+        return [
+            text
+            for at, text in errors
+            if not (at >= stopped and any(word in text for word in LOST_CONNECTION))
+            and not _expected(tab, text)
+        ]
+
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _halls_stopped() -> Iterator[None]:
+    """The hall stops of one test only (``watch_console`` forgives lost connections after)."""
+    STOPS.clear()
+    yield
+    STOPS.clear()
+
+
 @pytest.fixture
 def page(context: BrowserContext) -> Iterator[Page]:
-    """A page that fails the test on any uncaught script error."""
+    """A page that fails the test on any uncaught script error or console error."""
     tab = context.new_page()
-    errors: list[Any] = []
-    tab.on("pageerror", lambda error: errors.append(error))
+    errors = watch_console(tab)
     yield tab
-    assert not errors, f"script errors: {errors}"
+    found = errors()
+    REFUSALS.pop(id(tab), None)
+    assert not found, f"errors in the page: {found}"

@@ -164,6 +164,8 @@ def test_a_table_draws_backs_for_hidden_cards_and_readable_faces_on_a_phone(
     page.wait_for_selector(".seat:not([data-mine]) svg.card.back")
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
+        # Measured where the cards lie, not while they are dealt (scaled down in flight).
+        page.wait_for_function("() => window.sanhMotion.moving === 0", polling="raf")
         backs = page.evaluate(
             "() => [...document.querySelectorAll('.seat:not([data-mine]) svg.card')].map(s => ["
             "s.classList.contains('back'), s.dataset.card || null,"

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page
 
 from sanh.analysis.odds import odds_providers
-from tests.web.conftest import DESKTOP, start_hall
+from tests.web.conftest import DESKTOP, start_hall, watch_console
 from tests.web.helpers import (
     check_translated,
     create_table,
@@ -63,7 +62,6 @@ def test_chat_at_a_table_is_plain_text_with_phrases_mute_and_spectators(
 ) -> None:
     hall = start_hall(tmp_path)
     other = browser.new_context(viewport=DESKTOP)
-    errors: list[Any] = []
     try:
         sign_in(page, hall.url)
         create_table(page, "tien-len", seats=2, bots=1)
@@ -79,7 +77,7 @@ def test_chat_at_a_table_is_plain_text_with_phrases_mute_and_spectators(
         _wait_line(page, "❤")
         # A spectator reads every line (the table's history) but may not write...
         watcher = other.new_page()
-        watcher.on("pageerror", lambda error: errors.append(error))
+        errors = watch_console(watcher)
         sign_in(watcher, hall.url)
         watcher.goto(f"{hall.url}/#/table/{table}")
         _wait_line(watcher, XSS)
@@ -119,7 +117,7 @@ def test_chat_at_a_table_is_plain_text_with_phrases_mute_and_spectators(
         switch_language(page, "en")
         check_translated(page)
         assert page.inner_text("#chat-table [data-phrase='hello']") == "Hi everyone!"
-        assert not errors, f"script errors: {errors}"
+        assert not errors(), f"errors in the spectator's page: {errors()}"
     finally:
         other.close()
         hall.stop()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from tests.web.conftest import start_hall
+from tests.web.conftest import expect_refusal, start_hall
 from tests.web.helpers import sign_in, switch_language
 
 START = 10_000_000
@@ -40,6 +40,7 @@ def test_the_daily_gold_button_claims_once_and_then_says_so_in_the_players_langu
     page: Page, tmp_path: Path
 ) -> None:
     hall = start_hall(tmp_path, SANH_DAILY_BELOW="100000000", SANH_DAILY_GOLD="100000")
+    expect_refusal(page, "/api/daily", 409)  # the second claim of the day
     try:
         sign_in(page, hall.url)
         page.goto(f"{hall.url}/#/profile")

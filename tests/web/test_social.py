@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page
 
-from tests.web.conftest import start_hall
+from tests.web.conftest import expect_refusal, start_hall
 from tests.web.helpers import check_both_languages, sign_in, switch_language
 
 HANG = 60_000
@@ -49,6 +49,7 @@ def test_the_friends_panel_shows_a_request_and_accepts_it(page: Page, tmp_path: 
         )
         assert "Offline" in page.inner_text("#friends-panel .presence")
         # A request to nobody: the refusal in words.
+        expect_refusal(page, "/api/friends", 404)
         page.fill("#friend-add input[name=player]", "999999")
         page.click("#friend-add button", timeout=HANG)
         page.wait_for_function(

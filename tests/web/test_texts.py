@@ -27,7 +27,7 @@ from sanh.notation.jsonable import to_jsonable
 from sanh.server.protocol import ErrorCode
 from sanh.texts import describe as describe_code
 from sanh.texts import parse
-from tests.web.conftest import start_hall
+from tests.web.conftest import expect_refusal, start_hall
 from tests.web.helpers import check_translated, create_table, sign_in, switch_language
 
 SEEDS = 30
@@ -235,6 +235,8 @@ def test_http_errors_read_in_both_languages(page: Page, tmp_path: Path) -> None:
     """An HTTP error (a wrong password at sign-in, a table setup the hall refuses) shows its
     text code in the page's language after the translated headline, not the English message."""
     table = web_strings()
+    expect_refusal(page, "/api/login", 401)  # the wrong password
+    expect_refusal(page, "/api/tables", 422)  # the table setup refused
     hall = start_hall(tmp_path)
     try:
         page.goto(hall.url)

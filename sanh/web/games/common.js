@@ -21,7 +21,7 @@ export function potsHTML(pots, ctx, { total } = {}) {
 export function boardHTML(cards, slots = 5) {
   const shown = cardsHTML(cards || [], { size: "md" });
   const empty = Math.max(0, slots - (cards || []).length);
-  return `<div class="board" aria-label="${t("table.board")}">${shown}${'<span class="slot"></span>'.repeat(empty)}</div>`;
+  return `<div class="board" role="group" aria-label="${t("table.board")}">${shown}${'<span class="slot"></span>'.repeat(empty)}</div>`;
 }
 
 export function phaseHTML(ctx, phase) {
