@@ -226,13 +226,21 @@ def due(table: Table, seat: int, *, inserted: bool = False) -> int:
 
 
 def _late_positions(table: Table, seat: int) -> bool:
-    """Whether a new player at empty ``seat`` would be the next button or small blind."""
-    occupied = [s for s in range(table.size) if table.seats[s] is not None] + [seat]
-    if len(occupied) < 3:
+    """Whether a new player dealt in at once at empty ``seat`` would be the next hand's button
+    or small blind (among the seats that hand deals: a waiting seat not reached by the big
+    blind is not dealt). Later hands cannot make him either before his big blind: those are
+    always the two dealt seats just behind the big blind, which walks towards him."""
+    occupied = sum(1 for player in table.seats if player is not None)
+    if occupied < 2 or table.last_bb is None:
         return True  # heads-up the button posts the small blind: every seat is one of them
-    assert table.last_bb is not None
-    order = _after(table.last_bb, table.size, occupied)
-    return seat in order[-2:]
+    seats = list(table.seats)
+    seats[seat] = -1
+    trial = Table(table.id, tuple(seats), table.last_bb, table.waiting)
+    dealt = dealt_in(trial)
+    if seat not in dealt or len(dealt) < 3:
+        return True
+    button, small, _big = next_blinds(trial, dealt)
+    return seat in (button, small)
 
 
 def first_hand(table: Table, rng: Rng) -> Table:
