@@ -11,6 +11,9 @@ import pytest
 
 from sanh.bots.base import Bot
 from sanh.cards.rng import SeededRng
+from sanh.games import find_game
+from sanh.games.base import TableConfig
+from sanh.games.driver import chance_event
 from sanh.tournaments.balance import Table, tables_needed
 from sanh.tournaments.mtt import (
     MttSpec,
@@ -22,6 +25,7 @@ from sanh.tournaments.mtt import (
     new_tournament,
     payouts,
     play_round,
+    preflop_equity,
     register,
     run,
     standings,
@@ -300,3 +304,21 @@ def test_run_plays_to_the_end() -> None:
     check_result(state)
     with pytest.raises(TournamentError):
         play_round(state, rng, bot_for)
+
+
+def test_the_tournament_bot_reads_preflop_equity_from_a_table_and_plays_legally() -> None:
+    aces = preflop_equity((48, 49), 1, 200)  # As Ah... any two aces: one class
+    assert aces == preflop_equity((50, 51), 1, 200) > 0.75
+    assert preflop_equity((0, 21), 1, 200) < 0.4  # 2-7 offsuit
+    assert preflop_equity((48, 44), 1, 200) > preflop_equity((48, 44), 8, 200)
+    game = find_game("texas-holdem")
+    for seed in range(30):
+        rng = SeededRng(f"bot{seed}")
+        config = TableConfig.make(seats=6, stake=50, stacks=[5_000 + 700 * s for s in range(6)])
+        state = game.apply(game.new_state(config), chance_event(game, game.new_state(config), rng))
+        while (turn := game.to_act(state)) is not None:
+            view = game.observe(state, turn[0])
+            action = BOT.act(view, SeededRng(f"{seed}:{state.version}"))
+            assert action == BOT.act(view, SeededRng(f"{seed}:{state.version}"))
+            game.validate(state, action)
+            state = game.apply(state, action)
