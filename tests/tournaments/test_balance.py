@@ -188,3 +188,20 @@ def test_first_hand_draws_the_button_and_bad_tables_are_refused() -> None:
         balance((table(1, {0: 1, 1: 2}, size=6),), SIZE, SeededRng(1))
     with pytest.raises(ValueError):
         opening_tables([1], SIZE, SeededRng(1))
+
+
+def test_balancing_is_deterministic_given_the_rng() -> None:
+    tables = opening_tables(range(60), SIZE, SeededRng("det"))
+    played = tuple(
+        after_hand(first_hand(t, SeededRng(t.id)), t.seats.index(t.players[0]), (), ())
+        for t in tables
+    )
+    busted = tuple(
+        Table(t.id, tuple(None if p is not None and p % 3 == 0 else p for p in t.seats), t.last_bb)
+        for t in played
+    )
+    first = balance(busted, SIZE, SeededRng("same"), arrivals=(100, 101))
+    assert balance(busted, SIZE, SeededRng("same"), arrivals=(100, 101)) == first
+    rooms = {balance(busted, SIZE, SeededRng(f"seed{n}"), arrivals=(100, 101)) for n in range(5)}
+    assert len(rooms) > 1  # the draws come from the rng, and only from it
+    assert everyone(first[0]) == sorted([*(p for p in range(60) if p % 3), 100, 101])
