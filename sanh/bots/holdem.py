@@ -120,7 +120,7 @@ class HoldemBot:
             if other != seat and view.dealt[other] and not view.folded[other]
         )
         cards = [int(card) for card in hole if card is not None]
-        equity = estimate_equity(cards, [int(c) for c in view.board], opponents, self.samples, rnd)
+        equity = self.equity(cards, [int(c) for c in view.board], opponents, rnd)
         fair = 1.0 / (opponents + 1)
         edge = equity / fair
         to_call = view.to_call
@@ -148,6 +148,13 @@ class HoldemBot:
             if raise_action is not None and rnd.random() < 0.8:
                 return raise_action
         return kinds.get(Call) or kinds[Fold]
+
+    def equity(
+        self, hole: Sequence[int], board: Sequence[int], opponents: int, rnd: random.Random
+    ) -> float:
+        """The estimated share of the pot: :func:`estimate_equity` over ``samples`` deals (a
+        subclass may estimate it another way, e.g. from a table)."""
+        return estimate_equity(hole, board, opponents, self.samples, rnd)
 
     @staticmethod
     def _all_in_or_fold(
