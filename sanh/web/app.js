@@ -10,6 +10,7 @@ import { renderRulesPage } from "/rules.js";
 import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
+import { lobbyTableHTML, searchBoxHTML, mountLobbySearch } from "/people.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -235,14 +236,8 @@ async function renderLobby() {
     return `<a href="#/lobby?${q}" class="${filter === id ? "active" : ""}" ${filter === id ? 'aria-current="page"' : ""}>${esc(label)}</a>`;
   };
   const gameTabs = [tab("", t("lobby.all"))].concat(state.games.map((g) => tab(g.id, gameName(g.id)))).join("");
-  const rows = tables.map((tb) => `
-    <tr data-table-row="${esc(tb.id)}">
-      <td><strong>${esc(gameName(tb.game))}</strong>${tb.system ? ` <span class="tag">${t("lobby.system")}</span>` : ""}${tb.quick ? ` <span class="tag">${t("lobby.quick")}</span>` : ""}${tb.in_hand ? ` <span class="tag live">${t("lobby.in_hand")}</span>` : ""}</td>
-      <td class="num">${gold(tb.stake)}</td>
-      <td class="num">${tb.seated}/${tb.seats}</td>
-      <td class="opts">${Object.entries(tb.options).map(([k, v]) => `${esc(t(`option.${k}`))}: ${optionValue(tb.game, v)}`).join("; ") || `<span class="muted">${t("lobby.default")}</span>`}</td>
-      <td><a class="button" href="#/table/${encodeURIComponent(tb.id)}" data-table="${esc(tb.id)}">${t("lobby.open")}</a></td>
-    </tr>`).join("");
+  const optionsOf = (tb) => Object.entries(tb.options).map(([k, v]) => `${esc(t(`option.${k}`))}: ${optionValue(tb.game, v)}`).join("; ") || `<span class="muted">${t("lobby.default")}</span>`;
+  const tablesHTML = lobbyTableHTML(tables, { gameName, options: optionsOf });
   app.innerHTML = `
   <section class="panel">
     <div class="row spread"><h1>${t("lobby.title")}</h1>
@@ -251,10 +246,8 @@ async function renderLobby() {
         <button id="refresh" type="button">${t("lobby.refresh")}</button>
       </div></div>
     <nav class="tabs" aria-label="${t("lobby.game")}">${gameTabs}</nav>
-    <div class="scroll"><table class="list">
-      <thead><tr><th>${t("lobby.game")}</th><th>${t("lobby.stake")}</th><th>${t("lobby.seats")}</th><th>${t("lobby.options")}</th><th></th></tr></thead>
-      <tbody>${rows || `<tr><td colspan="5">${t("lobby.empty")}</td></tr>`}</tbody>
-    </table></div>
+    ${searchBoxHTML()}
+    ${tablesHTML}
   </section>
   <section class="panel">
     <h2>${t("lobby.create")}</h2>
@@ -276,6 +269,7 @@ async function renderLobby() {
     </form>
   </section>`;
   mountLobbyChat(app, { token: state.token, player: state.player, protocol: PROTOCOL });
+  mountLobbySearch(app, { api });
   document.getElementById("refresh").onclick = () => route();
   document.getElementById("open-only").onchange = (e) => {
     const q = new URLSearchParams();
@@ -925,7 +919,7 @@ function renderTableBody() {
 
 // The seats around the felt, or a house table's betting layout and its few seats (felt.js).
 function tableLayout(update, ctx, renderer, center) {
-  const house = isHouse(update.game);
+  const house = isHouse(update.game, state.games);
   const draw = (seat) => renderSeat(seat, update, ctx, renderer, house);
   const args = { game: update.game, seats: update.seats, mySeat: update.your_seat, draw, center, watching: update.watching || 0 };
   return house ? houseHTML(args) : ringHTML(args);
