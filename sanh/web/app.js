@@ -11,6 +11,7 @@ import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
 import { lobbyTableHTML, searchBoxHTML, mountLobbySearch } from "/people.js";
+import { avatarHTML } from "/avatar.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -143,6 +144,8 @@ async function route() {
     if (e.status === 401) { logout(); return; }
   }
   const [, page, arg] = hash.split("?")[0].split("/");
+  document.body.dataset.page = page || "lobby"; // the table's compact top bar at phone width
+  closeMenu();
   if (page !== "table") closeSocket();
   if (page === "table" && arg) return renderTable(decodeURIComponent(arg));
   if (page === "profile") return renderProfile();
@@ -154,6 +157,17 @@ async function route() {
   return renderLobby();
 }
 window.addEventListener("hashchange", route);
+
+// The top bar's menu (at a table at phone width the links and log-out fold behind it).
+const menuToggle = document.getElementById("menu-toggle");
+function closeMenu() {
+  document.querySelector(".topbar").classList.remove("open");
+  menuToggle.setAttribute("aria-expanded", "false");
+}
+menuToggle.onclick = () => {
+  const open = document.querySelector(".topbar").classList.toggle("open");
+  menuToggle.setAttribute("aria-expanded", String(open));
+};
 
 // Go to a page: a new hash routes through hashchange, the same hash routes at once.
 function go(hash) {
@@ -269,7 +283,7 @@ async function renderLobby() {
     </form>
   </section>`;
   mountLobbyChat(app, { token: state.token, player: state.player, protocol: PROTOCOL });
-  mountLobbySearch(app, { api });
+  mountLobbySearch(app, { api, tables });
   document.getElementById("refresh").onclick = () => route();
   document.getElementById("open-only").onchange = (e) => {
     const q = new URLSearchParams();
@@ -994,7 +1008,7 @@ async function renderProfile() {
        <ul class="clans">${clans.map((c) => `<li>${esc(c.name)} (XP ${c.xp}) <button data-join="${esc(c.id)}">${t("profile.join")}</button></li>`).join("")}</ul>`;
   app.innerHTML = `
   <section class="panel"><h1>${t("profile.title")}</h1>
-    <p>${t("profile.name")}: <strong>${esc(me.name)}</strong> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
+    <p class="row">${avatarHTML({ player: me.player, name: me.name }, 48)} ${t("profile.name")}: <strong>${esc(me.name)}</strong> <span class="level" data-level="${me.level}">${t("table.level", { n: me.level })}</span> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
     <p class="row"><button id="daily-gold" type="button">${t("daily.button")}</button> <span class="muted">${t("daily.hint")}</span></p>
     <h2>${t("profile.xp")}</h2>
     ${xp ? `<div class="scroll"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}

@@ -51,8 +51,8 @@ export function searchBoxHTML() {
     </label><div id="player-results" aria-live="polite"></div></div>`;
 }
 
-function playerRowHTML(p) {
-  const tables = p.tables.map((id) => `<a href="#/table/${encodeURIComponent(id)}" data-player-table="${esc(id)}">${t("lobby.at_table")} ${esc(id)}</a>`).join(", ");
+function playerRowHTML(p, names) {
+  const tables = p.tables.map((id) => `<a href="#/table/${encodeURIComponent(id)}" data-player-table="${esc(id)}">${t("lobby.at_table")} ${esc(names[id] || id)}</a>`).join(", ");
   return `<li data-player="${esc(p.id)}" data-bot="${p.bot ? 1 : 0}">${avatarHTML({ player: p.id, name: p.name, bot: p.bot }, 28)}
     <span class="player-name">${esc(p.name)}</span>
     <span class="level" data-level="${p.level}">${t("table.level", { n: p.level })}</span>
@@ -61,7 +61,9 @@ function playerRowHTML(p) {
 
 // The search box: rows whose folded text lacks the query hide at once; from two letters on,
 // the players whose names match are listed (one request per pause in typing).
-export function mountLobbySearch(root, { api }) {
+// tables: the lobby's entries (a player's table is named by its name when it is one of them).
+export function mountLobbySearch(root, { api, tables = [] }) {
+  const names = Object.fromEntries(tables.map((tb) => [tb.id, tb.name]));
   const input = root.querySelector("#lobby-search");
   const out = root.querySelector("#player-results");
   if (!input || !out) return;
@@ -81,7 +83,7 @@ export function mountLobbySearch(root, { api }) {
         const { players } = await api(`/api/players?q=${encodeURIComponent(input.value.trim())}`);
         if (asked !== key) return;
         out.innerHTML = `<h3 class="small">${t("lobby.players")}</h3>` + (players.length
-          ? `<ul class="player-list">${players.map(playerRowHTML).join("")}</ul>`
+          ? `<ul class="player-list">${players.map((p) => playerRowHTML(p, names)).join("")}</ul>`
           : `<p class="muted" data-no-players>${t("lobby.no_players")}</p>`);
       } catch (e) {
         out.innerHTML = "";
