@@ -53,9 +53,12 @@ export function seatHTML(seat, o) {
   const dealer = info.dealer ? `<span class="dealer-btn" title="${t("table.dealer")}" aria-label="${t("table.dealer")}">D</span>` : "";
   const cls = ["seat", o.compact ? "compact" : "", o.acting ? "acting" : "", o.mine ? "mine" : "", info.out ? "out" : "", info.winner ? "winner" : "", state ? `state-${state}` : ""].filter(Boolean).join(" ");
   const stakeAttr = seat.table_stake !== undefined ? `data-table-stake="${seat.table_stake}"` : "";
-  const ring = `<span class="avatar-ring">${avatarHTML(seat)}${o.deadline ? o.timer(o.deadline, seat.name) : ""}</span>`;
+  // The level is a badge on the avatar (it takes no room of its own in a crowded ring).
+  const level = seat.level
+    ? `<span class="level" data-level="${seat.level}" title="${t("table.level", { n: seat.level })}"><span aria-hidden="true">${seat.level}</span><span class="sr-only">${t("table.level", { n: seat.level })}</span></span>` : "";
+  const ring = `<span class="avatar-ring">${avatarHTML(seat)}${level}${o.deadline ? o.timer(o.deadline, seat.name) : ""}</span>`;
   return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${o.inHand ? o.engine : ""}" ${o.mine ? 'data-mine="1"' : ""} ${stakeAttr} ${state ? `data-state="${state}"` : ""}>
-    <div class="seat-head">${ring}<div class="seat-id"><span class="seat-name" title="${esc(seat.name)}">${o.mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${seat.level ? `<span class="level" data-level="${seat.level}">${t("table.level", { n: seat.level })}</span>` : ""}${stake}${stack}</div>${dealer}</div>
+    <div class="seat-head">${ring}<div class="seat-id"><span class="seat-name" title="${esc(seat.name)}">${o.mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${stake}${stack}</div>${dealer}</div>
     ${info.cards ? `<div class="seat-cards">${info.cards}</div>` : ""}
     ${bet || statuses || tags ? `<div class="statuses">${bet}${statuses}<span class="seat-tags">${tags}</span></div>` : ""}
   </div>`;
