@@ -134,6 +134,7 @@ class Broadcaster:
                 "bot": slot.bot is not None,
                 "connected": slot.present,
                 "host": not house and slot.player.id == t.spec.host,
+                "manages": slot.player.id == t.spec.host,
                 "level": t.levels.get(slot.player.id, 1),
                 "ready": slot.ready,
                 "leaving": slot.leaving,

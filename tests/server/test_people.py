@@ -125,6 +125,7 @@ def test_a_house_table_has_no_player_host(tmp_path: Path) -> None:
         assert actor.spec.host == hoa.player  # she manages its bots...
         seats = [s for s in actor.out.seats_json() if s["player"] is not None]
         assert seats and not any(s["host"] for s in seats)  # ...but is no host there
+        assert [s["player"] for s in seats if s["manages"]] == [hoa.player]
         lobby = (await http.get(f"{hall.url}/api/lobby")).json()
         entry = next(t for t in lobby["tables"] if t["id"] == actor.id)
         assert (entry["house"], entry["seat_model"], entry["host"], entry["host_name"]) == (
