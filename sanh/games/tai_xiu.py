@@ -81,7 +81,8 @@ prefix (``table``, ``min_bet``, ``clan_treasury_source``...), read as deprecated
 Choices where the rules are silent: a seat may place chips at most :data:`MAX_PLACES_PER_SEAT`
 times per round; the host's own clan treasury share is taken from the host's fee base like any
 member's (the same base as the fee, §5.6), but the host never earns clan XP; a view shows the
-table's confirmed totals per area (as the Tài/Xỉu boards do) but never another seat's bets.
+table's confirmed totals per area and how many seats bet on it (as the Tài/Xỉu boards do) but
+never another seat's bets.
 """
 
 from __future__ import annotations
@@ -464,6 +465,9 @@ class TaiXiuView(View):
     my_pending: tuple[tuple[str, Chips], ...]
     totals: tuple[tuple[str, Chips], ...]
     """Every seat's confirmed bets added up, for each area holding some."""
+    bettors: tuple[tuple[str, int], ...]
+    """How many seats have confirmed bets on each area holding some (as public as
+    :attr:`totals`: the boards' player counts per side, never whose bets they are)."""
     total_odds: tuple[tuple[int, int], ...]
     """The odds of each total bet, ``(total, x)``."""
     dice: tuple[int, ...]
@@ -1038,8 +1042,10 @@ class TaiXiu(Game[TaiXiuState]):
         seated = viewer is not None and 0 <= viewer < state.config.seats
         bettor = seated and not self.is_host(state, viewer)
         totals: Stakes = ()
+        bettors: Stakes = ()
         for row in state.confirmed:
             totals = _merge(totals, row)
+            bettors = _merge(bettors, tuple((area, 1) for area, amount in row if amount > 0))
         phase = self.phase(state)
         my_lines: tuple[SettlementLine, ...] = ()
         my_delta = 0
@@ -1066,6 +1072,7 @@ class TaiXiu(Game[TaiXiuState]):
             my_confirmed=state.confirmed[viewer] if viewer is not None and seated else (),
             my_pending=state.pending[viewer] if viewer is not None and seated else (),
             totals=totals,
+            bettors=bettors,
             total_odds=tuple((k, rules.total_odds[k - 4]) for k in range(4, 18)),
             dice=state.dice,
             result=_result(state.dice) if state.dice else "",

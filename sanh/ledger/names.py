@@ -8,7 +8,9 @@ Two names are *confusable* when their :func:`name_key` is the same: the key is c
 stripped of accents (``đ`` is ``d``), with look-alike letters and digits mapped to one letter
 (Cyrillic ``а`` and Latin ``a``, ``0`` and ``o``, ``1``, ``i`` and ``l``...) and without the
 spaces and punctuation between them. A player-chosen name is reserved (:func:`reserved`) when
-it looks like the house, the staff or a bot: "Nhà cái", "House", "admin", "Bot 3f2a"...
+it looks like the house, the staff or a bot: "Nhà cái", "House", "admin", "Bot 3f2a"... or is
+one of the bots' own names (:data:`sanh.ledger.bot_names.BOT_NAMES`, "Nguyễn Văn An", in any
+accents or look-alike letters).
 
 >>> clean_display_name("  Ｎhà   cái ")
 'Nhà cái'
@@ -18,12 +20,16 @@ True
 (True, True, False)
 >>> reserved("Sảnh"), reserved("Anh Bot"), reserved("Văn Sanh"), reserved("Mây")
 (True, True, False, False)
+>>> reserved("Trần Minh Tuấn"), reserved("tran minh tuan"), reserved("Trần Minh Tuấn Anh")
+(True, True, False)
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from sanh.ledger.bot_names import BOT_NAMES
 
 __all__ = ["NAME_LENGTH_MAX", "clean_display_name", "name_key", "reserved"]
 
@@ -181,12 +187,16 @@ def name_key(name: str) -> str:
 
 _RESERVED_KEYS = frozenset(_skeleton(w.replace(" ", "")) for w in _RESERVED_WORDS)
 _RESERVED_WHOLE = frozenset(_skeleton(w.replace(" ", "")) for w in _RESERVED_NAMES)
+_BOT_KEYS = frozenset(name_key(name) for name in BOT_NAMES)
+"""The keys of the bots' names (sanh/ledger/bot_names.py): each is reserved whole."""
 
 
 def reserved(name: str) -> bool:
     """Whether a name looks like the house's, the staff's, the hall's or a bot's: its whole key,
     or the key of one of its words (trailing digits aside), is a reserved word, its whole key is
-    a reserved name (``Sảnh``, ``Máy 2``), or its first word is ``bot``."""
+    a reserved name (``Sảnh``, ``Máy 2``) or a bot's name, or its first word is ``bot``."""
+    if name_key(name) in _BOT_KEYS:
+        return True
     words = _words(name)
     if not words:
         return False

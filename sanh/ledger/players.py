@@ -445,9 +445,12 @@ class Hall:
             )
         return _player(rows[0]) if rows else None
 
-    def set_display_name(self, player_id: int, display_name: str) -> Player:
-        """Change a player's display name."""
-        name = _check_player_name(display_name)
+    def set_display_name(
+        self, player_id: int, display_name: str, *, system: bool = False
+    ) -> Player:
+        """Change a player's display name (``system``: the hall's own player, a bot, whose
+        name may be reserved)."""
+        name = _check_display_name(display_name) if system else _check_player_name(display_name)
 
         def work(tx: StoreTx) -> None:
             self._require_player(tx, player_id)

@@ -36,6 +36,7 @@ from sanh.server import (
     http_ops,
     http_tables,
     leaderboards,
+    people,
 )
 from sanh.server import protocol as p
 from sanh.server.accesslog import AccessLog
@@ -68,6 +69,7 @@ GROUPS = (
     http_ops.ENDPOINTS,
     friends.ENDPOINTS,
     leaderboards.ENDPOINTS,
+    people.ENDPOINTS,
 )
 """The HTTP API's endpoints, area by area (the order of the OpenAPI document's paths)."""
 

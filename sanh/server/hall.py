@@ -14,6 +14,7 @@ from sanh.cards.rng import Rng
 from sanh.errors import ConfigError
 from sanh.games import REGISTRY, find_game
 from sanh.games.base import Game, GameInfo, OptionSpec, TableConfig
+from sanh.ledger.names import name_key
 from sanh.server import table_commands as c
 from sanh.server.chat import ChatLimiter, LobbyChat
 from sanh.server.clock import Clock, LoopClock
@@ -287,8 +288,11 @@ class Hall:
         stake_min: int | None = None,
         stake_max: int | None = None,
         open_seats: bool = False,
+        q: str = "",
     ) -> list[dict[str, Any]]:
-        """Public tables with filters (private tables are reached by invite code)."""
+        """Public tables with filters (private tables are reached by invite code); ``q``: part
+        of the table's name, its host's name or its game's name (compared by name key)."""
+        key = name_key(q) if q else ""
         out = []
         for actor in self.tables.values():
             if actor.spec.private:
@@ -301,6 +305,8 @@ class Hall:
             if stake_max is not None and entry["stake"] > stake_max:
                 continue
             if open_seats and entry["seated"] >= entry["seats"]:
+                continue
+            if key and not _matches(key, entry, actor.game.info.name, actor.game.info.name_vi):
                 continue
             out.append(entry)
         out.sort(key=lambda e: (not e["system"], e["game"], e["stake"], e["id"]))
@@ -317,6 +323,11 @@ class Hall:
         """Stop every table actor."""
         for actor in list(self.tables.values()):
             await actor.stop()
+
+
+def _matches(key: str, entry: dict[str, Any], *names: str) -> bool:
+    """Whether the table's name, host's name or one of ``names`` holds the key ``key``."""
+    return any(key in name_key(name) for name in (entry["name"], entry["host_name"] or "", *names))
 
 
 def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, Any]) -> None:

@@ -104,6 +104,9 @@ class Profile(msgspec.Struct):
     guest: bool
     balance: int
     xp: dict[str, int]
+    level: int
+    """The level of the XP of every game together (sanh/ledger/levels.py: level n needs
+    5·n·(n−1) XP)."""
     hands: dict[str, int]
     play_seconds: dict[str, float]
     clan: ProfileClan | None

@@ -4,7 +4,7 @@ table, one table, and the host's bots."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from starlette import status
@@ -54,6 +54,9 @@ class LobbyQuery(msgspec.Struct, forbid_unknown_fields=True):
     stake_max: int | None = None
     open_seats: bool = False
     """Only tables with a free seat (``1`` or ``true``)."""
+    q: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    """Only tables whose name, host's name or game's name contains this (accents, case and
+    look-alike letters aside: :func:`sanh.ledger.names.name_key`)."""
 
 
 # ----- responses -------------------------------------------------------------------------------
@@ -128,6 +131,17 @@ class TableEntry(msgspec.Struct):
     private: bool
     system: bool
     host: str | None
+    """The player who hosts the table (null where the house banks it: no player is its host
+    there)."""
+    host_name: str | None
+    """The host's display name while they are seated (null where the house banks)."""
+    house: bool
+    """The house banks every seat (the game's declared seat model, not its id)."""
+    seat_model: Literal["house", "player_bank", "players"]
+    """``house``: the house banks; ``player_bank``: a seated player banks the table;
+    ``players``: player against player."""
+    bots: int
+    """How many of the seated are the hall's bots."""
     hand: int
     in_hand: bool
 
@@ -204,13 +218,15 @@ async def rules(request: Request) -> Any:
 
 @endpoint("GET", "/api/lobby", response=Lobby)
 async def lobby(request: Request, query: LobbyQuery) -> Any:
-    """Tables, filtered by ``game``, ``stake_min``, ``stake_max``, ``open_seats``."""
+    """Tables, filtered by ``game``, ``stake_min``, ``stake_max``, ``open_seats`` and ``q``
+    (part of the table's name, its host's name or its game's name)."""
     try:
         tables = context(request).hall.lobby(
             game=query.game or None,
             stake_min=query.stake_min,
             stake_max=query.stake_max,
             open_seats=query.open_seats,
+            q=query.q,
         )
     except ValueError:
         raise ApiError(

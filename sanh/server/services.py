@@ -176,6 +176,10 @@ class Bank(Protocol):
         """A player or bot by id."""
         ...
 
+    def levels(self, players: list[str]) -> dict[str, int]:
+        """Each player's level from their XP (sanh/ledger/levels.py)."""
+        ...
+
     def bot_player(self, label: str) -> PlayerInfo:
         """A bot player with a funded wallet (the same one for the same label)."""
         ...

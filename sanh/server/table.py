@@ -156,6 +156,9 @@ class TableActor:
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_RECORDS)
         """The public records of the last hands (``Game.public_record``), oldest first: the
         Tài Xỉu road; restored from the log by :meth:`recover`."""
+        self.levels: dict[str, int] = {}
+        """Player id -> level (sanh/ledger/levels.py), read when a player is first shown and
+        again after each hand."""
         self._options: dict[str, Any] | None = None
         self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
@@ -412,6 +415,28 @@ class TableActor:
         and with the amount they choose."""
         return self.banked and self.game.player_banked(self.spec.options)
 
+    @property
+    def house(self) -> bool:
+        """The house banks this table (a house game not banked by a player, from the game's
+        declared seat model): no player there is its host, whoever manages its bots."""
+        return self.banked and not self.player_banked
+
+    def seat_model(self) -> str:
+        """Who plays against whom: ``house`` (the house banks every seat), ``player_bank`` (a
+        seated player banks the table) or ``players`` (player against player)."""
+        if not self.banked:
+            return "players"
+        return "player_bank" if self.player_banked else "house"
+
+    def host_name(self) -> str | None:
+        """The display name of the table's host, when a seated player hosts it (never at a
+        table the house banks)."""
+        if self.house or self.spec.host is None:
+            return None
+        seat = self.seat_of(self.spec.host)
+        slot = None if seat is None else self.seats[seat]
+        return None if slot is None else slot.player.name
+
     def banker(self) -> int | None:
         """The table seat of a player-hosted table's banker (None: it waits for one)."""
         if not self.player_banked or self.spec.bank <= 0 or self.spec.host is None:
@@ -469,7 +494,11 @@ class TableActor:
             "quick": self.quick,
             "private": self.spec.private,
             "system": self.spec.system,
-            "host": self.spec.host,
+            "host": None if self.house else self.spec.host,
+            "host_name": self.host_name(),
+            "house": self.house,
+            "seat_model": self.seat_model(),
+            "bots": sum(1 for slot in self.seats if slot is not None and slot.bot is not None),
             "hand": self.hand,
             "in_hand": self.state is not None,
             "waiting": self.status(),

@@ -119,6 +119,10 @@ class Broadcaster:
         """The seats as every watcher sees them."""
         t = self.t
         out = []
+        missing = [s.player.id for s in t.seats if s is not None and s.player.id not in t.levels]
+        if missing:  # read once per newcomer and once per hand (the runner clears them)
+            t.levels.update(t.bank.levels(missing))
+        house = t.house
         for index, slot in enumerate(t.seats):
             if slot is None:
                 out.append({"seat": index, "player": None})
@@ -129,7 +133,9 @@ class Broadcaster:
                 "name": slot.player.name,
                 "bot": slot.bot is not None,
                 "connected": slot.present,
-                "host": slot.player.id == t.spec.host,
+                "host": not house and slot.player.id == t.spec.host,
+                "manages": slot.player.id == t.spec.host,
+                "level": t.levels.get(slot.player.id, 1),
                 "ready": slot.ready,
                 "leaving": slot.leaving,
                 "leave_after_hand": slot.after_hand is not None,

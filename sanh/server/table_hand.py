@@ -419,6 +419,7 @@ class HandRunner:
         """Between hands: absent players go, stakes below the level are topped up."""
         t = self.t
         self.clear()
+        t.levels.clear()  # the hand's XP: read the seats' levels again
         t.seating.between_hands()
         t.timers.reschedule()
         t.timers.schedule_start()

@@ -121,8 +121,9 @@ class Seating:
         slot = SeatSlot(conn.player, secrets.token_urlsafe(24))
         t.seats[seat] = slot
         self._watch(conn)
-        if t.spec.host is None and not t.player_banked:
-            t.spec.host = conn.player.id  # a player-banked table's banker steps up (host)
+        if t.spec.host is None and not t.player_banked and not t.spec.system:
+            # A player-banked table's banker steps up (host); the hall's own tables have none.
+            t.spec.host = conn.player.id
             t.save()
         if t.staked and t.bank.table_stake(t.id, conn.player.id) < t.buyin_range()[0]:
             self.open_panel(slot, conn)

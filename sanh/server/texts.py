@@ -143,6 +143,8 @@ SERVER_TEXTS: Mapping[str, str] = catalogue(
         "friend_offline": "your friend is not online",
         # ----- leaderboards (sanh/server/leaderboards.py) ------------------------------------
         "board_unknown_game": "no leaderboard for the game '{n0}'",
+        # ----- people (sanh/server/people.py) ----------------------------------------------
+        "query_too_short": "type at least two letters or digits of a name",
     }
 )
 """What the hall refuses outside the rules: every code and its English template."""

@@ -14,7 +14,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sanh.ledger.book import Ledger
+from sanh.ledger.bot_names import BOT_NAMES, bot_name
+from sanh.ledger.levels import level
 from sanh.ledger.model import ISSUER, Transfer, TransferCode, player_account, stake_account
+from sanh.ledger.players import Player, PlayerCode, PlayerRefused
 from sanh.ledger.store import StoreTx
 from sanh.server.eventlog import EventLog
 from sanh.server.services import PlayerInfo
@@ -166,16 +169,33 @@ class TableRecords:
             id=str(player.id), name=player.display_name, language=player.language, bot=bot
         )
 
+    def levels(self, players: list[str]) -> dict[str, int]:
+        """Each player's level (sanh/ledger/levels.py) from the XP of every game together."""
+        if not players:
+            return {}
+        ids = [ledger_id(player) for player in players]
+        marks = ", ".join("?" for _ in ids)
+        with self.ledger.store.read() as tx:
+            rows = tx.execute(
+                "SELECT player_id, SUM(xp) FROM player_stats"
+                f" WHERE player_id IN ({marks}) GROUP BY player_id",
+                tuple(ids),
+            )
+        xp = {str(row[0]): int(row[1]) for row in rows}
+        return {player: level(xp.get(player, 0)) for player in players}
+
     def bot_player(self, label: str) -> PlayerInfo:
-        """A bot with a wallet (reused by label), topped up from the issuer when low."""
+        """A bot with a wallet (reused by label), topped up from the issuer when low. A new bot
+        is named from its label (:func:`sanh.ledger.bot_names.bot_name`); a bot of an older
+        hall, named ``Bot <label>``, is renamed so the first time it plays again."""
         with self.ledger.store.read() as tx:
             rows = tx.execute("SELECT player_id FROM hall_bots WHERE label = ?", (label,))
         if rows:
             player = self.services.players.player(int(rows[0][0]))
+            if player.display_name.startswith("Bot "):
+                player = self._bot_named(label, player.id)
         else:
-            player, _ = self.services.guests.create_guest(
-                display_name=f"Bot {label[-6:]}", system=True
-            )
+            player = self._bot_named(label, None)
 
             def work(tx: StoreTx) -> None:
                 tx.execute(
@@ -195,3 +215,17 @@ class TableRecords:
             )
             self.ledger.submit([transfer])
         return PlayerInfo(id=str(player.id), name=player.display_name, bot=True)
+
+    def _bot_named(self, label: str, player_id: int | None) -> Player:
+        """A new bot (``player_id`` None) or that bot renamed, with the first free candidate
+        name of its label (a name another player has is skipped)."""
+        for attempt in range(len(BOT_NAMES)):
+            name = bot_name(label, attempt)
+            try:
+                if player_id is not None:
+                    return self.services.players.set_display_name(player_id, name, system=True)
+                return self.services.guests.create_guest(display_name=name, system=True)[0]
+            except PlayerRefused as refused:
+                if refused.code is not PlayerCode.DISPLAY_NAME_TAKEN:
+                    raise
+        raise AssertionError("every bot name is taken")

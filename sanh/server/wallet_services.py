@@ -36,6 +36,7 @@ from argon2 import PasswordHasher
 
 from sanh.games import find_game
 from sanh.ledger.book import Ledger
+from sanh.ledger.levels import level
 from sanh.ledger.model import (
     PROMOTIONS,
     ResultCode,
@@ -334,6 +335,7 @@ class WalletServices:
             "guest": player.guest,
             "balance": self.bank.balance(player_id),
             "xp": {s.game: s.xp for s in stats},
+            "level": level(sum(s.xp for s in stats)),
             "hands": {s.game: s.hands for s in stats},
             "play_seconds": {s.game: s.play_time_ms / 1000 for s in stats},
             "clan": clan,

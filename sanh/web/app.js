@@ -10,6 +10,8 @@ import { renderRulesPage } from "/rules.js";
 import { recentHTML } from "/road.js";
 import { seatHTML, ringHTML, houseHTML, isHouse, fitTable, refitTable, confirmDialog } from "/felt.js";
 import { decorateKeys, installKeys } from "/keys.js";
+import { lobbyTableHTML, searchBoxHTML, mountLobbySearch } from "/people.js";
+import { avatarHTML } from "/avatar.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
 import { snapshot as motionSnapshot, animate as animateMotion } from "/motion.js";
 
@@ -143,6 +145,8 @@ async function route() {
     if (e.status === 401) { logout(); return; }
   }
   const [, page, arg] = hash.split("?")[0].split("/");
+  document.body.dataset.page = page || "lobby"; // the table's compact top bar at phone width
+  closeMenu();
   if (page !== "table") closeSocket();
   if (page === "table" && arg) return renderTable(decodeURIComponent(arg));
   if (page === "profile") return renderProfile();
@@ -154,6 +158,17 @@ async function route() {
   return renderLobby();
 }
 window.addEventListener("hashchange", route);
+
+// The top bar's menu (at a table at phone width the links and log-out fold behind it).
+const menuToggle = document.getElementById("menu-toggle");
+function closeMenu() {
+  document.querySelector(".topbar").classList.remove("open");
+  menuToggle.setAttribute("aria-expanded", "false");
+}
+menuToggle.onclick = () => {
+  const open = document.querySelector(".topbar").classList.toggle("open");
+  menuToggle.setAttribute("aria-expanded", String(open));
+};
 
 // Go to a page: a new hash routes through hashchange, the same hash routes at once.
 function go(hash) {
@@ -236,14 +251,8 @@ async function renderLobby() {
     return `<a href="#/lobby?${q}" class="${filter === id ? "active" : ""}" ${filter === id ? 'aria-current="page"' : ""}>${esc(label)}</a>`;
   };
   const gameTabs = [tab("", t("lobby.all"))].concat(state.games.map((g) => tab(g.id, gameName(g.id)))).join("");
-  const rows = tables.map((tb) => `
-    <tr data-table-row="${esc(tb.id)}">
-      <td><strong>${esc(gameName(tb.game))}</strong>${tb.system ? ` <span class="tag">${t("lobby.system")}</span>` : ""}${tb.quick ? ` <span class="tag">${t("lobby.quick")}</span>` : ""}${tb.in_hand ? ` <span class="tag live">${t("lobby.in_hand")}</span>` : ""}</td>
-      <td class="num">${gold(tb.stake)}</td>
-      <td class="num">${tb.seated}/${tb.seats}</td>
-      <td class="opts">${Object.entries(tb.options).map(([k, v]) => `${esc(t(`option.${k}`))}: ${optionValue(tb.game, v)}`).join("; ") || `<span class="muted">${t("lobby.default")}</span>`}</td>
-      <td><a class="button" href="#/table/${encodeURIComponent(tb.id)}" data-table="${esc(tb.id)}">${t("lobby.open")}</a></td>
-    </tr>`).join("");
+  const optionsOf = (tb) => Object.entries(tb.options).map(([k, v]) => `${esc(t(`option.${k}`))}: ${optionValue(tb.game, v)}`).join("; ") || `<span class="muted">${t("lobby.default")}</span>`;
+  const tablesHTML = lobbyTableHTML(tables, { gameName, options: optionsOf });
   app.innerHTML = `
   <section class="panel">
     <div class="row spread"><h1>${t("lobby.title")}</h1>
@@ -252,10 +261,8 @@ async function renderLobby() {
         <button id="refresh" type="button">${t("lobby.refresh")}</button>
       </div></div>
     <nav class="tabs" aria-label="${t("lobby.game")}">${gameTabs}</nav>
-    <div class="scroll"><table class="list">
-      <thead><tr><th>${t("lobby.game")}</th><th>${t("lobby.stake")}</th><th>${t("lobby.seats")}</th><th>${t("lobby.options")}</th><th></th></tr></thead>
-      <tbody>${rows || `<tr><td colspan="5">${t("lobby.empty")}</td></tr>`}</tbody>
-    </table></div>
+    ${searchBoxHTML()}
+    ${tablesHTML}
   </section>
   <section class="panel">
     <h2>${t("lobby.create")}</h2>
@@ -277,6 +284,7 @@ async function renderLobby() {
     </form>
   </section>`;
   mountLobbyChat(app, { token: state.token, player: state.player, protocol: PROTOCOL });
+  mountLobbySearch(app, { api, tables });
   document.getElementById("refresh").onclick = () => route();
   document.getElementById("open-only").onchange = (e) => {
     const q = new URLSearchParams();
@@ -928,7 +936,7 @@ function renderTableBody() {
 
 // The seats around the felt, or a house table's betting layout and its few seats (felt.js).
 function tableLayout(update, ctx, renderer, center) {
-  const house = isHouse(update.game);
+  const house = isHouse(update.game, state.games);
   const draw = (seat) => renderSeat(seat, update, ctx, renderer, house);
   const args = { game: update.game, seats: update.seats, mySeat: update.your_seat, draw, center, watching: update.watching || 0 };
   return house ? houseHTML(args) : ringHTML(args);
@@ -1003,7 +1011,7 @@ async function renderProfile() {
        <ul class="clans">${clans.map((c) => `<li>${esc(c.name)} (XP ${c.xp}) <button data-join="${esc(c.id)}">${t("profile.join")}</button></li>`).join("")}</ul>`;
   app.innerHTML = `
   <section class="panel"><h1>${t("profile.title")}</h1>
-    <p>${t("profile.name")}: <strong>${esc(me.name)}</strong> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
+    <p class="row">${avatarHTML({ player: me.player, name: me.name }, 48)} ${t("profile.name")}: <strong>${esc(me.name)}</strong> <span class="level" data-level="${me.level}">${t("table.level", { n: me.level })}</span> · ${t("profile.balance")}: <strong id="profile-balance">${gold(me.balance)}</strong></p>
     <p class="row"><button id="daily-gold" type="button">${t("daily.button")}</button> <span class="muted">${t("daily.hint")}</span></p>
     <h2>${t("profile.xp")}</h2>
     ${xp ? `<div class="scroll" tabindex="0"><table class="list"><thead><tr><th>${t("lobby.game")}</th><th class="num">${t("profile.xp")}</th><th class="num">${t("profile.playtime")}</th></tr></thead><tbody>${xp}</tbody></table></div>` : `<p class="muted">${t("profile.none")}</p>`}

@@ -192,7 +192,7 @@ export function chatTableUpdate(update, me) {
   dock.game = update.game;
   dock.tableId = update.table;
   const mine = update.seats.find((s) => s.player && s.player === me);
-  const host = Boolean(mine && mine.host);
+  const host = Boolean(mine && (mine.host || mine.manages)); // a house table's manager too
   setWritable(dock, Boolean(mine) || Boolean(update.spectator_chat));
   dock.allow.hidden = !host;
   dock.allowBox.checked = Boolean(update.spectator_chat);

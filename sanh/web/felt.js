@@ -1,34 +1,21 @@
 // The table as a table: seats placed around an oval felt by seat count (you always at the
-// bottom), each with a generated avatar, name, stack, timer ring, state, dealer button and
+// bottom), each with a generated avatar (avatar.js), name, level, stack, timer ring, state, dealer button and
 // blinds; the pots, board and the combination to beat in the middle. House tables (Tài Xỉu,
 // Three Card Poker, Teen Patti 20-20) show their betting layout first, the few occupied seats
 // compactly and "+N playing / watching". The page (app.js) gives each seat's facts; this file
 // only places and draws them.
 import { t } from "/i18n.js";
 import { esc, gold } from "/util.js";
+import { avatarHTML } from "/avatar.js";
 
-// Games whose house banks every seat: many seats, a betting layout that matters more than them.
-export const HOUSE_GAMES = new Set(["tai-xiu", "three-card-poker", "teen-patti-2020"]);
+export { avatarHTML };
+
 const HOUSE_SHOWN = 4; // seats drawn at a house table: yours first, then the banker, then others
 
-export function isHouse(game) {
-  return HOUSE_GAMES.has(game);
-}
-
-// ----- avatars ---------------------------------------------------------------------------
-// A disc with the name's first letter on a colour of its own (a hash of the player id), so a
-// player looks the same at every table. Made here, no image is downloaded.
-function hash(text) {
-  let h = 2166136261;
-  for (const ch of String(text)) h = Math.imul(h ^ ch.codePointAt(0), 16777619) >>> 0;
-  return h;
-}
-
-export function avatarHTML(seat) {
-  const name = String(seat.name || "?").trim();
-  const initial = (Array.from(name)[0] || "?").toLocaleUpperCase();
-  const hue = hash(seat.player || name) % 360;
-  return `<span class="avatar${seat.bot ? " bot" : ""}" style="--hue:${hue}" aria-hidden="true">${esc(initial)}</span>`;
+// A game whose house banks every seat (GET /api/games `banked`: the game's declared seat model,
+// never its id) is drawn as a house table: its betting layout first, a few seats compactly.
+export function isHouse(game, games) {
+  return Boolean((games || []).find((g) => g.id === game)?.banked);
 }
 
 // ----- seats -----------------------------------------------------------------------------
@@ -66,7 +53,10 @@ export function seatHTML(seat, o) {
   const dealer = info.dealer ? `<span class="dealer-btn" title="${t("table.dealer")}" aria-label="${t("table.dealer")}">D</span>` : "";
   const cls = ["seat", o.compact ? "compact" : "", o.acting ? "acting" : "", o.mine ? "mine" : "", info.out ? "out" : "", info.winner ? "winner" : "", state ? `state-${state}` : ""].filter(Boolean).join(" ");
   const stakeAttr = seat.table_stake !== undefined ? `data-table-stake="${seat.table_stake}"` : "";
-  const ring = `<span class="avatar-ring">${avatarHTML(seat)}${o.deadline ? o.timer(o.deadline, seat.name) : ""}</span>`;
+  // The level is a badge on the avatar (it takes no room of its own in a crowded ring).
+  const level = seat.level
+    ? `<span class="level" data-level="${seat.level}" title="${t("table.level", { n: seat.level })}"><span aria-hidden="true">${seat.level}</span><span class="sr-only">${t("table.level", { n: seat.level })}</span></span>` : "";
+  const ring = `<span class="avatar-ring">${avatarHTML(seat)}${level}${o.deadline ? o.timer(o.deadline, seat.name) : ""}</span>`;
   return `<div class="${cls}" data-seat="${seat.seat}" data-engine="${o.inHand ? o.engine : ""}" ${o.mine ? 'data-mine="1"' : ""} ${stakeAttr} ${state ? `data-state="${state}"` : ""}>
     <div class="seat-head">${ring}<div class="seat-id"><span class="seat-name" title="${esc(seat.name)}">${o.mine ? `${t("table.you")} · ` : ""}${esc(seat.name)}</span>${stake}${stack}</div>${dealer}</div>
     ${info.cards ? `<div class="seat-cards">${info.cards}</div>` : ""}

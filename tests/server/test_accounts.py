@@ -194,6 +194,8 @@ NOT_ALLOWED = {
     "Bot 3f2a1c": "display_name_reserved",
     "B0T": "display_name_reserved",
     "staff": "display_name_reserved",
+    "Trần Minh Tuấn": "display_name_reserved",  # a bot's name (sanh/ledger/bot_names.py)
+    "tran  minh TUAN": "display_name_reserved",
     "ad\u200bmin": "display_name_invalid:32",  # a zero-width space
     "x" * 33: "display_name_invalid:32",
     "   ": "display_name_invalid:32",

@@ -100,7 +100,11 @@ def test_every_operation_declares_its_parameters_body_answer_and_errors(
     assert doc["paths"]["/api/tables/{table}/bots"]["post"]["requestBody"]["required"] is False
     assert set(doc["paths"]["/api/me"]) == {"get", "patch"}
     lobby = {p["name"]: p for p in doc["paths"]["/api/lobby"]["get"]["parameters"]}
-    assert set(lobby) == {"game", "stake_min", "stake_max", "open_seats"}
+    assert set(lobby) == {"game", "stake_min", "stake_max", "open_seats", "q"}
+    people = {p["name"]: p for p in doc["paths"]["/api/players"]["get"]["parameters"]}
+    assert set(people) == {"q", "bots", "limit"} and people["q"]["required"] is True
+    row = schemas["FoundPlayer"]["properties"]
+    assert set(row) == {"id", "name", "level", "xp", "guest", "bot", "tables"}
     assert lobby["open_seats"]["schema"] == {"type": "boolean", "default": False}
     error = schemas["Error"]
     assert error["required"] == ["error", "message", "text"]

@@ -92,6 +92,7 @@ HTTP_ERRORS = (
     "too_many_tables",
     "tables_too_fast",
     "busy",
+    "query_too_short",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""

@@ -6,6 +6,8 @@ import { gold, esc, signed } from "/util.js";
 
 const PAYS = { small: 1, big: 1, any_triple: 24 };
 for (let n = 1; n <= 6; n += 1) { PAYS[`double_${n}`] = 8; PAYS[`triple_${n}`] = 150; PAYS[`single_${n}`] = "1-3"; }
+for (let a = 1; a <= 6; a += 1) for (let b = a + 1; b <= 6; b += 1) PAYS[`combination_${a}_${b}`] = 5;
+const SIDES = new Set(["small", "big"]); // Xỉu and Tài: their totals and bettors drawn big
 
 function amounts(list) {
   const out = {};
@@ -51,6 +53,7 @@ export default {
     const pending = amounts(view.my_pending);
     const confirmed = amounts(view.my_confirmed);
     const totals = amounts(view.totals);
+    const bettors = amounts(view.bettors); // seats with confirmed chips per area (public)
     const odds = Object.fromEntries((view.total_odds || []).map(([n, o]) => [`total_${n}`, o]));
     const placeable = new Set((view.amount_ranges || []).map((r) => r.action.bet));
     const selected = ctx.ui.area;
@@ -62,7 +65,9 @@ export default {
         <span class="area-name">${esc(tg("value", ctx.game, area))}</span>
         ${pays !== undefined ? `<span class="odds">${pays}:1</span>` : ""}
         ${mine ? `<span class="my-chips ${pending[area] ? "pending" : ""}">${gold(mine)}</span>` : ""}
-        ${totals[area] ? `<span class="all small">Σ ${gold(totals[area])}</span>` : ""}
+        ${SIDES.has(area)
+          ? `<strong class="side-total" data-total="${totals[area] || 0}">Σ ${gold(totals[area] || 0)}</strong><span class="bettors side" data-bettors="${bettors[area] || 0}">${t("table.bettors_n", { n: bettors[area] || 0 })}</span>`
+          : `${totals[area] ? `<span class="all small" data-total="${totals[area]}">Σ ${gold(totals[area])}</span>` : ""}${bettors[area] ? `<span class="bettors small" data-bettors="${bettors[area]}" title="${t("table.bettors_n", { n: bettors[area] })}">👤${bettors[area]}</span>` : ""}`}
       </button>`;
     };
     const row = (areas, extra) => `<div class="board-row ${extra ? `${extra}-row` : ""}">${areas.map((a) => cell(a, extra)).join("")}</div>`;
