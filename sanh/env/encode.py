@@ -122,6 +122,7 @@ VOCABULARIES: dict[str, dict[str, Callable[[], tuple[str, ...]]]] = {
         "my_confirmed": _areas,
         "my_pending": _areas,
         "totals": _areas,
+        "bettors": _areas,
     },
     "teen-patti-2020": {
         "phase": lambda: ("betting", "dealing", "over"),
@@ -258,11 +259,15 @@ class ObservationEncoder:
                     one(v, out, at + i * width)
 
             return "category per seat", n * width, per_seat_category
-        if kind in {"tuple[tuple[str, Chips], ...]", "tuple[tuple[str, bool], ...]"}:
+        if kind in {
+            "tuple[tuple[str, Chips], ...]",
+            "tuple[tuple[str, bool], ...]",
+            "tuple[tuple[str, int], ...]",
+        }:
             if vocab is None:
                 return None
             index = {v: i for i, v in enumerate(vocab)}
-            divide = scale if "Chips" in kind else 1.0
+            divide = scale if "Chips" in kind else float(n) if "int" in kind else 1.0
 
             def keyed(value: Any, out: npt.NDArray[np.float32], at: int) -> None:
                 for key, amount in value:
@@ -270,7 +275,14 @@ class ObservationEncoder:
                     if i is not None:
                         out[at + i] += float(amount) / divide
 
-            return "amount per area" if divide != 1.0 else "flag per rule", len(vocab), keyed
+            label = (
+                "amount per area"
+                if "Chips" in kind
+                else "seats per area / seats"
+                if "int" in kind
+                else "flag per rule"
+            )
+            return label, len(vocab), keyed
         simple: Mapping[str, tuple[str, int, Writer]] = {
             "int": ("count / 52", 1, _scalar(52.0)),
             "Chips": ("chips / scale", 1, _scalar(scale)),
