@@ -37,7 +37,13 @@ Checks (each failure is a :class:`Discrepancy` naming its check and subject):
     the promotions account pays only daily gold: each of its transfers is a single
     ``daily_gold`` transfer to a player's wallet, id and batch ``daily:player:<id>:<day>`` naming
     that player and a calendar day (unique ids: once per player and day), or the reversal of
-    one; and no ``daily_gold`` transfer is paid from any other account.
+    one; and no ``daily_gold`` transfer is paid from any other account;
+``tourney_escrow``
+    a tournament's escrow (``tourney:<t>``, :mod:`sanh.ledger.tourney`) is empty once the
+    tournament has ended (its batch ``tourney:<t>:payout`` or ``tourney:<t>:cancel`` applied),
+    never holds anything but entries, fees and refunds before that (only ``tourney_entry``,
+    ``tourney_fee`` and ``tourney_refund`` transfers), and pays out only prizes, the fees and
+    the breakage in its end batch.
 """
 
 from __future__ import annotations
@@ -131,6 +137,7 @@ def audit(
         _check_batches(tx, found, stats)
         _check_unknown_accounts(tx, found)
         _check_promotions(tx, found, stats)
+        _check_tourneys(tx, found, stats)
     return AuditReport(tuple(found), stats)
 
 
@@ -432,3 +439,46 @@ def _check_promotions(tx: StoreTx, found: list[Discrepancy], stats: dict[str, in
             continue
         claims += 1
     stats["daily_claims"] = claims
+
+
+_TOURNEY_CODES = {
+    TransferCode.TOURNEY_ENTRY.value,
+    TransferCode.TOURNEY_FEE.value,
+    TransferCode.TOURNEY_REFUND.value,
+}
+_TOURNEY_END_CODES = {
+    TransferCode.PRIZE.value,
+    TransferCode.FEE.value,
+    TransferCode.BREAKAGE.value,
+    TransferCode.TOURNEY_REFUND.value,
+}
+
+
+def _check_tourneys(tx: StoreTx, found: list[Discrepancy], stats: dict[str, int]) -> None:
+    rows = tx.execute(
+        "SELECT id, credits_posted - debits_posted FROM accounts"
+        " WHERE substr(id, 1, 8) = 'tourney:' ORDER BY id"
+    )
+    ended = 0
+    for account, balance in rows:
+        cancel, payout = f"{account}:cancel", f"{account}:payout"
+        done = tx.execute("SELECT COUNT(*) FROM batches WHERE id = ? OR id = ?", (cancel, payout))
+        finished = int(done[0][0]) > 0
+        ended += finished
+        if finished and int(balance) != 0:
+            found.append(
+                Discrepancy(
+                    "tourney_escrow", account, f"an ended tournament's escrow holds {balance}"
+                )
+            )
+        moves = tx.execute(
+            "SELECT id, batch_id, code FROM transfers"
+            " WHERE debit_account = ? OR credit_account = ?",
+            (account, account),
+        )
+        for tid, batch_id, code in moves:
+            at_end = batch_id in (cancel, payout)
+            allowed = _TOURNEY_END_CODES if at_end else _TOURNEY_CODES
+            if code not in allowed:
+                found.append(Discrepancy("tourney_escrow", tid, f"a {code} transfer of {account}"))
+    stats["tournaments_ended"] = ended

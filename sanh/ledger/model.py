@@ -73,6 +73,7 @@ __all__ = [
     "kind_of",
     "player_account",
     "stake_account",
+    "tourney_account",
 ]
 
 AMOUNT_MAX = 2**63 - 1
@@ -104,6 +105,7 @@ class AccountKind(StrEnum):
     STAKE = "stake"
     CLAN = "clan"
     PROMOTIONS = "promotions"
+    TOURNEY = "tourney"
 
 
 class AccountFlags(IntFlag):
@@ -140,6 +142,12 @@ def escrow_account(table_id: str) -> str:
 def stake_account(table_id: str, player_id: int | str) -> str:
     """A player's stake at a buy-in table: ``stake:<table>:<player>``."""
     return f"stake:{table_id}:{player_id}"
+
+
+def tourney_account(tournament_id: str) -> str:
+    """The escrow of a tournament's buy-ins and fees: ``tourney:<tournament>``
+    (:mod:`sanh.ledger.tourney`)."""
+    return f"tourney:{tournament_id}"
 
 
 def clan_account(clan_id: int | str) -> str:
@@ -264,6 +272,14 @@ class TransferCode(StrEnum):
     """A player's daily gold, from the promotions account (once per player and day)."""
     REFUND = "refund"
     """Gold a seat paid into a table's escrow for a hand that was then voided, paid back."""
+    TOURNEY_ENTRY = "tourney_entry"
+    """A tournament's buy-in, from the wallet to the tournament's escrow."""
+    TOURNEY_FEE = "tourney_fee"
+    """A tournament's entry fee, held in its escrow until the house takes it at the end."""
+    TOURNEY_REFUND = "tourney_refund"
+    """A buy-in or fee paid back (unregistration, cancellation)."""
+    PRIZE = "prize"
+    """A tournament place's prize, from its escrow."""
 
 
 class ResultCode(StrEnum):
