@@ -69,6 +69,8 @@ def shoot(page: Page, name: str) -> list[Path]:
     paths = []
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
+        # The picture shows the table at rest: the deal's and the chips' motion has landed.
+        page.wait_for_function("() => !window.sanhMotion || window.sanhMotion.moving === 0")
         path = ARTIFACTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)
