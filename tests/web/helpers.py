@@ -76,6 +76,11 @@ def shoot(page: Page, name: str) -> list[Path]:
         paths.append(path)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"{name}: the page is {width}px wide at {label} width"
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('#result .scroll')]"
+            ".map((e) => e.scrollWidth - e.clientWidth).filter((d) => d > 1)"
+        )
+        assert not hidden, f"{name}: the result's lines overflow their box at {label} width"
     page.set_viewport_size(DESKTOP)
     return paths
 
