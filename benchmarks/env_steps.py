@@ -44,9 +44,12 @@ def aec_steps(game_id: str, seats: int, seconds: float) -> tuple[float, float]:
     return steps / elapsed, hands / elapsed
 
 
-def vector_steps(game_id: str, seats: int, seconds: float, num_envs: int = 64) -> float:
-    """Steps/s of random play through a VectorEnv of ``num_envs`` tables."""
-    venv = sanh.env.VectorEnv(game_id, num_envs=num_envs, seats=seats)
+def vector_steps(
+    game_id: str, seats: int, seconds: float, num_envs: int = 64, copy: bool = True
+) -> float:
+    """Steps/s of random play through a VectorEnv of ``num_envs`` tables (``copy=False``: the
+    observations are the batched core's own buffer, as a loop that uses each one at once)."""
+    venv = sanh.env.VectorEnv(game_id, num_envs=num_envs, seats=seats, copy=copy)
     _, mask, _ = venv.reset(seed=0)
     steps = 0
     start = time.perf_counter()
@@ -101,11 +104,15 @@ def main(argv: list[str] | None = None) -> None:
         theirs = rlcard_steps(seats, args.seconds)
         shown = "not installed" if theirs is None else f"{theirs:,.0f}"
         print(f"| RLCard 1.2 `no-limit-holdem` | {seats} | {shown} |", flush=True)
-    print("\n| no-limit Hold'em, batched VectorEnv (4 seats) | tables | steps/s |")
-    print("|---|---:|---:|")
-    for num_envs in (1, 64, 1024, 4096):
-        batched = vector_steps("texas-holdem", 4, args.seconds, num_envs=num_envs)
-        print(f"| sanh.env VectorEnv (batched core) | {num_envs} | {batched:,.0f} |", flush=True)
+    for seats in (2, 4):
+        print(f"\n| no-limit Hold'em, batched VectorEnv ({seats} seats) | tables | steps/s |")
+        print("|---|---:|---:|")
+        for num_envs, copy in ((1, True), (64, True), (1024, True), (4096, True),
+                               (16384, True), (16384, False)):  # fmt: skip
+            batched = vector_steps("texas-holdem", seats, args.seconds, num_envs, copy)
+            how = "" if copy else ", copy=False"
+            print(f"| sanh.env VectorEnv (batched core{how}) | {num_envs} | {batched:,.0f} |",
+                  flush=True)  # fmt: skip
     theirs = rlcard_steps(4, args.seconds)
     shown = "not installed" if theirs is None else f"{theirs:,.0f}"
     print(f"| RLCard 1.2 `no-limit-holdem` (single env) | 1 | {shown} |", flush=True)
