@@ -30,8 +30,11 @@ CHROMIUM ?= /usr/bin/chromium
 browser:
 	test -x $(CHROMIUM) || (apt-get update && apt-get install -y chromium)
 
+# The suite runs on every core (pytest-xdist; PYTEST_WORKERS=0 runs it in one process).
+PYTEST_WORKERS ?= auto
+
 pytest: install browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 test: lint typecheck pytest
 

@@ -1,11 +1,13 @@
-"""One leaderboard query on 1,000,000 recorded hands, SQLite (``benchmarks/leaderboards.py``).
+"""One leaderboard query on 1,000,000 recorded hands, SQLite or PostgreSQL.
 
-Run: ``python -m benchmarks.leaderboards [--hands 1000000] [--players 5000] [--days 30]``
-(never from the tests). It builds a migrated database with that many hand records (``hands``
-and ``hand_players``: 3 players a hand, 3 games, spread over the days) and the leaderboard rows
-those hands make (``leaderboard``: per game and ``*``, per day and ``all``; summed in Python
-from the same generated hands, the sums :func:`sanh.server.leaderboards.record` keeps), then
-times, side by side:
+Run: ``python -m benchmarks.leaderboards [--hands 1000000] [--players 5000] [--days 30]
+[--db postgresql://127.0.0.1/postgres]`` (never from the tests). Without ``--db`` the database
+is a new SQLite file; with a PostgreSQL URL the benchmark creates a database of its own on that
+server (``sanh_bench_boards``), and drops it at the end. It builds a migrated database with
+that many hand records (``hands`` and ``hand_players``: 3 players a hand, 3 games, spread over
+the days) and the leaderboard rows those hands make (``leaderboard``: per game and ``*``, per
+day and ``all``; summed in Python from the same generated hands, the sums
+:func:`sanh.server.leaderboards.record` keeps), then times, side by side:
 
 * the board's query (``sanh.server.leaderboards._players``): a day's and all time's top 20
   by net gold (an index range read), and a week's (a range of 7 days' rows);
@@ -40,8 +42,8 @@ SCAN = (
 )
 
 
-def build(path: Path, hands: int, players: int, days: int, seed: int = 7) -> tuple[Any, str]:
-    store = open_store(f"sqlite:///{path}")
+def build(url: str, hands: int, players: int, days: int, seed: int = 7) -> tuple[Any, str]:
+    store = open_store(url)
     store.migrate()
     rnd = random.Random(seed)
     first = date(2026, 11, 4)
@@ -98,6 +100,21 @@ def build(path: Path, hands: int, players: int, days: int, seed: int = 7) -> tup
     return store, last
 
 
+BENCH_DB = "sanh_bench_boards"
+
+
+def postgres_database(server: str, drop: bool = False) -> str:
+    """A new, empty database on the PostgreSQL ``server`` (its URL), or with ``drop`` none."""
+    import psycopg
+
+    with psycopg.connect(server, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
+        if not drop:
+            conn.execute(f"CREATE DATABASE {BENCH_DB}")
+    base, _, _ = server.rpartition("/")
+    return f"{base}/{BENCH_DB}"
+
+
 def timed(store: Any, run: Any, repeat: int) -> tuple[float, Any]:
     times, rows = [], None
     for _ in range(repeat):
@@ -114,10 +131,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5000)
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--db", default=None, help="a PostgreSQL server URL (default: SQLite)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{Path(folder) / 'boards.db'}"
+        if args.db:
+            url = postgres_database(args.db)
         began = time.perf_counter()
-        store, today = build(Path(folder) / "boards.db", args.hands, args.players, args.days)
+        store, today = build(url, args.hands, args.players, args.days)
         built = time.perf_counter() - began
         print(f"built {args.hands:,} hands in {built:.1f} s; {machine_note()}")
         with store.read() as tx:
@@ -149,9 +170,12 @@ def main() -> None:
                  " ORDER BY net DESC LIMIT 20", (game, week[0], week[1])),
                 ("scan", SCAN, (game, 0)),
             ):  # fmt: skip
-                plan = tx.execute(f"EXPLAIN QUERY PLAN {sql}", params)
-                print(f"plan {label}: " + " | ".join(str(r[-1]) for r in plan))
+                explain = "EXPLAIN" if args.db else "EXPLAIN QUERY PLAN"
+                plan = tx.execute(f"{explain} {sql}", params)
+                print(f"plan {label}: " + " | ".join(str(r[-1]).strip() for r in plan))
         store.close()
+        if args.db:
+            postgres_database(args.db, drop=True)
 
 
 if __name__ == "__main__":

@@ -135,16 +135,18 @@ async function route() {
   setBalance();
   const hash = location.hash || "#/lobby";
   if (!state.token) return renderAuth();
-  if (!state.games.length) {
-    try { state.games = (await api("/api/games")).games; } catch (e) { /* shown below */ }
-  }
-  try {
-    const me = await api("/api/me");
-    setBalance(me.balance);
-  } catch (e) {
-    if (e.status === 401) { logout(); return; }
-  }
   const [, page, arg] = hash.split("?")[0].split("/");
+  // The page's first requests go out together (one round trip, not three): the games, the
+  // player, and for the lobby its tables.
+  const lobby = !page || page === "lobby" ? lobbyRequest() : null;
+  lobby?.catch(() => {}); // handled where it is awaited; this keeps an early refusal quiet
+  const [games, me] = await Promise.allSettled([
+    state.games.length ? Promise.resolve({ games: state.games }) : api("/api/games"),
+    api("/api/me"),
+  ]);
+  if (games.status === "fulfilled") state.games = games.value.games; // else shown below
+  if (me.status === "fulfilled") setBalance(me.value.balance);
+  else if (me.reason.status === 401) { logout(); return; }
   document.body.dataset.page = page || "lobby"; // the table's compact top bar at phone width
   closeMenu();
   if (page !== "table") closeSocket();
@@ -155,7 +157,7 @@ async function route() {
   const social = { api, showBanner, errorText, gameName, games: state.games };
   if (page === "friends") return renderFriends(app, social);
   if (page === "leaders") return renderLeaders(app, social, hash.split("?")[1]);
-  return renderLobby();
+  return renderLobby(lobby);
 }
 window.addEventListener("hashchange", route);
 
@@ -236,14 +238,19 @@ function renderAuth() {
 }
 
 // ----- lobby -------------------------------------------------------------------------------
-async function renderLobby() {
+function lobbyRequest() {
+  const params = new URLSearchParams(location.hash.split("?")[1] || "");
+  const query = new URLSearchParams();
+  if (params.get("game")) query.set("game", params.get("game"));
+  if (params.get("open") === "1") query.set("open_seats", "1");
+  return api(`/api/lobby?${query}`);
+}
+
+async function renderLobby(request = null) {
   const params = new URLSearchParams(location.hash.split("?")[1] || "");
   const filter = params.get("game") || "";
   const openOnly = params.get("open") === "1";
-  const query = new URLSearchParams();
-  if (filter) query.set("game", filter);
-  if (openOnly) query.set("open_seats", "1");
-  const { tables } = await api(`/api/lobby?${query}`);
+  const { tables } = await (request || lobbyRequest());
   const tab = (id, label) => {
     const q = new URLSearchParams();
     if (id) q.set("game", id);

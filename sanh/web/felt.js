@@ -40,7 +40,7 @@ export function seatHTML(seat, o) {
   const state = seatState(seat, { ...o, info });
   const tags = [
     seat.bot ? `<span class="tag">${t("table.bot")}</span>` : "",
-    seat.host ? `<span class="tag">${t("table.host")}</span>` : "",
+    seat.host ? `<span class="tag host" title="${t("table.host")}"><span aria-hidden="true">♛</span> <span class="word">${t("table.host")}</span></span>` : "",
     ...(info.tags || []),
   ].join("");
   const hasStack = info.stack !== undefined && info.stack !== null;

@@ -69,11 +69,18 @@ def shoot(page: Page, name: str) -> list[Path]:
     paths = []
     for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page.set_viewport_size(size)
+        # The picture shows the table at rest: the deal's and the chips' motion has landed.
+        page.wait_for_function("() => !window.sanhMotion || window.sanhMotion.moving === 0")
         path = ARTIFACTS / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         paths.append(path)
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= size["width"], f"{name}: the page is {width}px wide at {label} width"
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('#result .scroll')]"
+            ".map((e) => e.scrollWidth - e.clientWidth).filter((d) => d > 1)"
+        )
+        assert not hidden, f"{name}: the result's lines overflow their box at {label} width"
     page.set_viewport_size(DESKTOP)
     return paths
 
