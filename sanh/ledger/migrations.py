@@ -66,6 +66,12 @@ Version 5, leaderboards (sanh/server/leaderboards.py)::
         clan_id): the XP clans earned, the same way
     the all-time rows filled from the hand records already there (and ``clans.xp`` for every
         game together); earlier days are not rebuilt (their calendar is the hall's zone)
+
+Version 6, Sit & Go tournaments (sanh/server/tournaments.py)::
+
+    tournaments(id TEXT PK, status TEXT, state TEXT (JSON: sanh/tournaments/sitgo.py), created_at),
+        by (status, created_at): written in the transaction of each of its ledger batches
+        (sanh/ledger/tourney.py) and of each of its table's settlements
 """
 
 from __future__ import annotations
@@ -299,6 +305,15 @@ _BOARDS = (
 )
 """Earlier hands fill the all-time rows only: their calendar day depends on the hall's zone."""
 
+_TOURNAMENTS = (
+    """CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+)""",
+    "CREATE INDEX tournaments_by_status ON tournaments (status, created_at)",
+)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
@@ -341,6 +356,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(4, "friends, requests, blocks, hiding one's table", _FRIENDS, _FRIENDS),
     Migration(5, "leaderboards by game and day, clans' XP by day", _BOARDS, _BOARDS),
+    Migration(6, "Sit & Go tournaments", _TOURNAMENTS, _TOURNAMENTS),
 )
 """Every migration, in order of version."""
 

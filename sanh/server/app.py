@@ -35,6 +35,7 @@ from sanh.server import (
     http_hands,
     http_ops,
     http_tables,
+    http_tournaments,
     leaderboards,
     people,
 )
@@ -55,6 +56,7 @@ from sanh.server.limits import TableLimits
 from sanh.server.metrics import hall_registry
 from sanh.server.passwords import PasswordPool
 from sanh.server.settings import Settings
+from sanh.server.tournaments import Tournaments
 from sanh.server.ws import ws
 
 __all__ = ["HallServices", "create_app"]
@@ -70,6 +72,7 @@ GROUPS = (
     friends.ENDPOINTS,
     leaderboards.ENDPOINTS,
     people.ENDPOINTS,
+    http_tournaments.ENDPOINTS,
 )
 """The HTTP API's endpoints, area by area (the order of the OpenAPI document's paths)."""
 
@@ -99,6 +102,7 @@ def create_app(
     app.state.settings = settings
     app.state.wall_time = now or settings.wall_time
     app.state.social = friends.Social(hall, services.accounts)
+    app.state.tournaments = Tournaments(hall, services.bank)
     services.accounts.calendar_day = settings.calendar_day
     app.state.context = _context(settings, services, hall, app.state.wall_time, api)
     return app
@@ -165,6 +169,7 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
 
     async def restore() -> None:
         outcomes = await hall.recover_all(recorded)
+        app.state.tournaments.resume()  # a running Sit & Go whose table was not recorded
         if settings.bots_on_start:
             hall.open_bot_tables()
         log.info(

@@ -104,6 +104,9 @@ class Hall:
         self.lobby_chat = LobbyChat()
         self.log_writer = LogWriter(bank)
         """One group commit of event logs for every table."""
+        self.table_bank: Callable[[TableSpec], Bank] | None = None
+        """The bank of a table whose money is not the hall's gold (a tournament's chips,
+        :mod:`sanh.server.tournaments`); ``None``: every table's is :attr:`bank`."""
         self._counter = 0
 
     def restore(self) -> dict[str, str]:
@@ -196,10 +199,13 @@ class Hall:
     def _add(
         self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
     ) -> TableActor:
+        bank = self.bank
+        if spec.tournament is not None and self.table_bank is not None:
+            bank = self.table_bank(spec)
         actor = TableActor(
             table_id,
             spec,
-            bank=self.bank,
+            bank=bank,
             settings=self.settings,
             rng_factory=self.rng_factory,
             on_hand_end=self.on_hand_end,

@@ -190,6 +190,8 @@ class TableActor:
             "bots": sorted(spec.bots),
             "bank": spec.bank,
             "spectator_chat": spec.spectator_chat,
+            "tournament": spec.tournament,
+            "entrants": list(spec.entrants),
         }
 
     def save(self) -> None:

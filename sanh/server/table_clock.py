@@ -104,14 +104,16 @@ class TableClock:
         if slot.leaving:
             return "leave"
         if not slot.connected and now >= self.grace_end(slot):
-            return "timeout" if slot.restored else "disconnect"
+            tournament = self.t.spec.tournament is not None  # passed or folded, never removed
+            return "timeout" if slot.restored or tournament else "disconnect"
         return None
 
     def timeout_reason(self, engine_seat: int) -> Reason:
         """``disconnect`` for a seat whose player is away when its deadline passes."""
         t = self.t
         slot = t.seats[t.hand_players[engine_seat]]
-        if slot is not None and slot.bot is None and not slot.connected and not slot.restored:
+        away = slot is not None and slot.bot is None and not slot.connected and not slot.restored
+        if away and t.spec.tournament is None:
             return "disconnect"
         return "timeout"
 

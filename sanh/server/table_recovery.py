@@ -80,10 +80,12 @@ class Recovery:
         if t.state is None:
             t.carry = self._last_carry()
             t.carry_players = t.bank.last_settled_players(t.id)
+        self.seat_entrants()
         for index in list(t.spec.bots):
             if 0 <= index < len(t.seats) and t.seats[index] is None:
                 t.bots.seat(index)
-        t.spec.bots = [i for i, s in enumerate(t.seats) if s is not None and s.bot]
+        if t.spec.tournament is None:
+            t.spec.bots = [i for i, s in enumerate(t.seats) if s is not None and s.bot]
         if t.staked:
             for player_id in t.bank.stakes_at(t.id):
                 if player_id not in seated and not t.is_bot_player(player_id):
@@ -147,6 +149,30 @@ class Recovery:
             )
             seated.add(player_id)
         return seated
+
+    def seat_entrants(self) -> None:
+        """A tournament's table: seat each entrant with chips left where the tournament put
+        them (a bot with its bot, a person away until they come: played by the timeout
+        default meanwhile, RULES.md §2.7)."""
+        t = self.t
+        if t.spec.tournament is None:
+            return
+        t.spec.bots = []
+        for index, player_id in enumerate(t.spec.entrants):
+            if index >= len(t.seats) or t.seats[index] is not None:
+                continue
+            if t.bank.table_stake(t.id, player_id) <= 0:
+                continue
+            info = t.bank.player_info(player_id)
+            bot = t.bots.new_bot() if info.bot else None
+            t.seats[index] = SeatSlot(
+                info,
+                secrets.token_urlsafe(24),
+                bot=bot,
+                ready=True,
+                connected=bot is not None,
+                dropped_at=t.clock.now() if bot is None else None,
+            )
 
     def _last_carry(self) -> Any:
         t = self.t

@@ -109,6 +109,9 @@ class Seating:
     def sit(self, conn: Connection, wanted: int | None) -> None:
         """``sit``: take a seat (a Tẩy table opens the buy-in panel)."""
         t = self.t
+        if t.spec.tournament is not None:
+            t.out.refuse(conn, p.ErrorCode.TABLE_FULL, "tournament_seat")
+            return
         if t.spec.private and id(conn) not in t.watchers:
             t.out.refuse(conn, p.ErrorCode.NOT_AT_TABLE, "join_with_invite")
             return
@@ -201,7 +204,7 @@ class Seating:
         t = self.t
         slot = t.seats[seat]
         assert slot is not None
-        if not t.staked:
+        if not t.staked or t.spec.tournament is not None:
             t.out.refuse(conn, p.ErrorCode.BAD_AMOUNT, "no_buyin")
             return
         if t.engine_seat(seat) is not None:
@@ -222,6 +225,8 @@ class Seating:
     def is_ready(self, slot: SeatSlot | None) -> bool:
         """Whether a seat can be dealt into the next hand (or sit in a house round)."""
         t = self.t
+        if slot is not None and t.spec.tournament is not None:
+            return t.bank.table_stake(t.id, slot.player.id) > 0  # present or not (§2.7)
         if slot is None or not slot.ready or slot.leaving or slot.after_hand or not slot.present:
             return False
         if slot.buyin_deadline is not None:
@@ -240,6 +245,8 @@ class Seating:
         """Deadlines of seats passed: a panel takes its maximum (or the seat goes), an
         absent player's kept seat goes."""
         t = self.t
+        if t.spec.tournament is not None:
+            return  # a tournament's seats are kept until their chips are gone
         for index, slot in enumerate(t.seats):
             if slot is not None and slot.buyin_deadline is not None and slot.buyin_deadline <= now:
                 slot.buyin_deadline = None
@@ -265,6 +272,9 @@ class Seating:
             t.out.refuse(conn, p.ErrorCode.NOT_AT_TABLE, "not_at_table")
             return
         seat = t.seat_of(conn.player.id)
+        if seat is not None and t.spec.tournament is not None:
+            self.disconnect(conn)  # stops watching; the seat keeps its chips (§2.7)
+            return
         if seat is not None and t.engine_seat(seat) is not None:
             self._leave_after_hand(seat, conn, "leave")
             return
@@ -278,6 +288,9 @@ class Seating:
         seat = t.seat_of(conn.player.id)
         if seat is None:
             t.out.refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
+            return
+        if t.spec.tournament is not None:
+            t.out.refuse(conn, p.ErrorCode.BAD_AMOUNT, "tournament_seat")
             return
         if t.engine_seat(seat) is not None:
             self._leave_after_hand(seat, conn, "stand")
@@ -359,6 +372,9 @@ class Seating:
         the quoted one (``leave_cost_changed``; a state that moved on at the same cost is
         fine)."""
         t = self.t
+        if t.spec.tournament is not None:
+            t.out.refuse(conn, p.ErrorCode.BAD_AMOUNT, "tournament_seat")
+            return
         seat = t.seat_of(conn.player.id)
         if seat is None:
             t.out.refuse(conn, p.ErrorCode.NOT_SEATED, "no_seat_here")
@@ -439,6 +455,11 @@ class Seating:
         """Between hands: leaving and absent players go, stakes below the level are topped
         up (a bot's at once, a player's through the panel)."""
         t = self.t
+        if t.spec.tournament is not None:
+            for index, slot in enumerate(t.seats):
+                if slot is not None and t.bank.table_stake(t.id, slot.player.id) <= 0:
+                    self.remove(index)  # out of the tournament
+            return
         for index, slot in enumerate(t.seats):
             if slot is None:
                 continue

@@ -131,6 +131,11 @@ class TableSpec:
     0: no banker (betting closed, RULES.md §5.7)."""
     spectator_chat: bool = False
     """The host lets spectators write in the table's chat (``chat_spectators``)."""
+    tournament: str | None = None
+    """A tournament's table (:mod:`sanh.server.tournaments`): the seats are its entrants'
+    (``entrants``, in seat order), the chips its own; nobody sits, leaves or buys in, and an
+    absent player is played by the game's timeout default on each turn, never removed."""
+    entrants: list[str] = field(default_factory=list)
 
 
 class LogWriter:

@@ -145,6 +145,24 @@ SERVER_TEXTS: Mapping[str, str] = catalogue(
         "board_unknown_game": "no leaderboard for the game '{n0}'",
         # ----- people (sanh/server/people.py) ----------------------------------------------
         "query_too_short": "type at least two letters or digits of a name",
+        # ----- Sit & Go tournaments (sanh/server/tournaments.py) ------------------------------
+        "tournament_buy_in": "the buy-in must be above zero and the fee at most the buy-in",
+        "tournament_chips_not_conserved": "the tournament's chips do not add up",
+        "tournament_full": "the tournament is full",
+        "tournament_game": "a Sit & Go is Texas Hold'em, All-in or Fold or Tiến lên",
+        "tournament_no_gold": "not enough gold to register",
+        "tournament_not_full": "the tournament is not full",
+        "tournament_not_registered": "you are not registered in this tournament",
+        "tournament_not_registering": "the tournament is not taking registrations",
+        "tournament_not_running": "the tournament is not running",
+        "tournament_not_yours": "only the tournament's creator can cancel it",
+        "tournament_registered_already": "you are registered already",
+        "tournament_seat": "a tournament table's seats are its entrants':"
+        " no sitting, leaving or buying in",
+        "tournament_seats": "that number of seats is not offered for this tournament",
+        "tournament_structure": "the tournament's structure is not valid"
+        " (starting chips, hands per level, games)",
+        "tournament_unknown": "no such tournament",
     }
 )
 """What the hall refuses outside the rules: every code and its English template."""
