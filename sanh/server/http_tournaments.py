@@ -23,8 +23,8 @@ __all__ = ["ENDPOINTS"]
 
 
 class SitGoCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """A new Sit & Go: ``game`` (``texas-holdem``, ``poker-aof`` or ``tien-len``), ``seats``
-    (2–9; Tiến lên 2–4), ``buy_in`` and ``fee`` in minor units of gold, the chips each entrant
+    """A new Sit & Go: ``game`` (one of :data:`sanh.tournaments.sitgo.GAMES`), ``seats``
+    (2 to the game's most), ``buy_in`` and ``fee`` in minor units of gold, the chips each entrant
     starts with, the hands between blind levels (poker), the games played (Tiến lên), and how
     many of the hall's bots enter at once (the creator is not entered: they register)."""
 

@@ -86,7 +86,7 @@ def test_an_upgrade_counts_the_recorded_hands_into_all_time(
                     )
         old.close()
     store = open_store(db_url)
-    assert store.migrate() == [5]
+    assert store.migrate() == [5, 6]  # 6: the Sit & Go tournaments
     assert _rows(leaderboards.board(store, "all", "all", "2026-12-03").net) == [("1", 250, 2, 300)]
     assert _rows(leaderboards.board(store, "phom", "all", "2026-12-03").net) == [("1", 300, 1, 300)]
     assert leaderboards.board(store, "all", "day", "2026-12-03").net == []
