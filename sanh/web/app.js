@@ -13,6 +13,7 @@ import { decorateKeys, installKeys } from "/keys.js";
 import { lobbyTableHTML, searchBoxHTML, mountLobbySearch } from "/people.js";
 import { avatarHTML } from "/avatar.js";
 import { renderFriends, renderLeaders, mountInvite, socialMessage } from "/social.js";
+import { renderTournaments } from "/tournaments.js";
 import { snapshot as motionSnapshot, animate as animateMotion } from "/motion.js";
 
 const PROTOCOL = 1; // the WebSocket protocol version spoken (docs/protocol.md)
@@ -157,6 +158,7 @@ async function route() {
   const social = { api, showBanner, errorText, gameName, games: state.games };
   if (page === "friends") return renderFriends(app, social);
   if (page === "leaders") return renderLeaders(app, social, hash.split("?")[1]);
+  if (page === "tournaments") return renderTournaments(app, { ...social, setBalance }, arg ? decodeURIComponent(arg) : null);
   return renderLobby(lobby);
 }
 window.addEventListener("hashchange", route);
