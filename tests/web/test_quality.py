@@ -141,6 +141,9 @@ def test_axe_finds_nothing_serious_on_the_pages_outside_a_table(
         page.goto(f"{hall.url}/#/leaders")
         page.wait_for_selector("section.panel h1")
         check("leaders")
+        page.goto(f"{hall.url}/#/tournaments")
+        page.wait_for_selector("#sitgo-create")
+        check("tournaments")
     finally:
         hall.stop()
     assert not found, "axe-core found serious or critical violations:\n" + report(found)
