@@ -178,6 +178,9 @@ class Tournaments:
             seats=spec.seats,
             system=True,
             name=f"Sit & Go {sitgo.id}",
+            # Tiến lên: a seat with any chips is dealt in (a loss is capped at the stack): no
+            # multiple of the stake is asked of it, as the game asks of gold
+            options={"platform.min_balance_multiple": 0} if spec.game not in sg.POKER else {},
             tournament=sitgo.id,
             entrants=list(sitgo.entrants),
         )

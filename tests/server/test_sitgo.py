@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from sanh.ledger.book import Ledger
 from sanh.ledger.model import FEES, player_account, tourney_account
@@ -66,14 +67,15 @@ def _auth(player: WsPlayer) -> dict[str, str]:
     return {"authorization": f"Bearer {player.token}"}
 
 
-def test_a_sit_and_go_plays_to_the_end_and_pays_the_pool_exactly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["poker-aof", "texas-holdem", "tien-len"])
+def test_a_sit_and_go_plays_to_the_end_and_pays_the_pool_exactly(tmp_path: Path, game: str) -> None:
     async def body(hall: InProcessHall, http: httpx.AsyncClient) -> None:
         lan = await WsPlayer.guest(http, hall.url, "lan", mode="play", seed=3)
         before = _gold(hall, lan.player)
         made = await http.post(
             f"{hall.url}/api/tournaments",
             headers=_auth(lan),
-            json={"game": "poker-aof", "seats": 4, "buy_in": BUY_IN, "fee": FEE, "bots": 3},
+            json={"game": game, "seats": 4, "buy_in": BUY_IN, "fee": FEE, "bots": 3},
         )
         assert made.status_code == 200, made.text
         sitgo = made.json()
@@ -110,7 +112,13 @@ def test_a_sit_and_go_plays_to_the_end_and_pays_the_pool_exactly(tmp_path: Path)
 
         places = sorted(state["entrants"], key=lambda e: e["place"])
         assert [e["place"] for e in places] == [1, 2, 3, 4]
-        assert places[0]["chips"] == 4 * state["starting_chips"]
+        if game != "tien-len":  # the poker games end when one player has every chip
+            assert places[0]["chips"] == 4 * state["starting_chips"]
+        else:  # Tiến lên after its games, places by chips
+            assert state["hands"] == state["games"]
+            assert [e["chips"] for e in places] == sorted(
+                (e["chips"] for e in places), reverse=True
+            )
         assert sum(e["chips"] for e in state["entrants"]) == 4 * state["starting_chips"]
         pool = 4 * BUY_IN
         shares = payout_shares(4)
