@@ -354,4 +354,4 @@ class Bus:
                 await asyncio.sleep(min(self.heartbeat_s, 0.5))
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call,unused-ignore]
