@@ -93,6 +93,7 @@ HTTP_ERRORS = (
     "tables_too_fast",
     "busy",
     "query_too_short",
+    "no_such_tournament",
 )
 """Error codes of the HTTP API (``{"error": code}``); :func:`http_error_codes` reads them from
 the source, and a test checks the two agree."""

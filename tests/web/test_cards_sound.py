@@ -269,10 +269,13 @@ def test_sound_waits_for_a_gesture_remembers_mute_and_plays_a_round(page: Page, 
     page.click("#sound-toggle")
     assert page.get_attribute("#sound-toggle", "aria-pressed") == "true"
     assert sound(page)["state"] == "running"
-    # A round is won about half the time: 20 rounds all lost is a 1 in 500,000 chance (it
-    # stops at the first win, after two rounds on average).
-    last_hand, won = 0, False
-    for _ in range(20):
+    # A round is won about half the time: 20 rounds played and all lost is a 1 in 500,000
+    # chance (it stops at the first win, after two rounds on average). A round this page could
+    # not bet in, or whose cues it did not all hear, is not counted (a busy machine has more).
+    last_hand, won, counted = 0, False, 0
+    for _ in range(60):
+        if counted >= 20:
+            break
         page.evaluate("() => { window.__sanhSound.log.length = 0; }")
         outcome = play_round(
             page, "tai-xiu", after_hand=last_hand, on_decision=lambda: wait_for_ten(page)
@@ -290,10 +293,13 @@ def test_sound_waits_for_a_gesture_remembers_mute_and_plays_a_round(page: Page, 
         for entry in log:
             if entry["cue"] == "ten":  # ten seconds before the deadline, not later
                 assert entry["deadline"] - 10.05 <= entry["at"] / 1000 < entry["deadline"], entry
-        if "deal" in cues and "ten" in cues and net > 0:
+        if "ten" not in cues:
+            continue
+        counted += 1
+        if net > 0:
             won = True
             break
-    assert won, "no round was won in 20"
+    assert won, f"no round was won in {counted} played"
     assert all(made["active"] for made in sound(page)["made"])
 
 
