@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, Response, ViewportSize
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from sanh.games import REGISTRY
 from tests.web.conftest import start_hall
@@ -173,7 +174,16 @@ def test_axe_finds_nothing_serious_at_a_table(
             if decided:
                 break
         assert decided, f"{game}: {MAX_HANDS} hands were played without a decision"
-        page.wait_for_selector(f"#result[data-hand='{last_hand}']")
+        # The result stays up only until the next deal (1.2 s here); on a busy machine the
+        # page may already show the next hand, so the check waits for the next result.
+        for _ in range(MAX_HANDS):
+            try:
+                page.wait_for_selector(f"#result[data-hand='{last_hand}']", timeout=5000)
+                break
+            except PlaywrightTimeout:
+                last_hand = play_round(page, game, after_hand=last_hand)["result"]["hand"]
+        else:
+            raise AssertionError(f"{game}: no result stayed up long enough to be checked")
         check(f"{game} table, result")
         page.goto(f"{hall.url}/#/recall")
         link = page.locator("a[href^='#/recall/']").first
