@@ -10,11 +10,15 @@ Nothing before the lock reads or writes a table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import logging
 import re
+import secrets
+import signal
 import socket
+import subprocess
 import sys
 import time
 from typing import Any
@@ -38,6 +42,25 @@ def register(sub: Any) -> None:
     parser.add_argument("--config", help="a TOML settings file (default $SANH_CONFIG or sanh.toml)")
     parser.add_argument("--timer-scale", help="multiply every timer (tests)")
     parser.add_argument("--no-system-tables", action="store_true", help="open no house tables")
+    cluster = parser.add_argument_group(
+        "cluster", "many processes over one PostgreSQL database and Redis (docs/SCALING.md)"
+    )
+    cluster.add_argument("--node", help="this process's node name (a cluster of nodes)")
+    cluster.add_argument("--redis", help="the cluster's Redis URL (redis://host:port/db)")
+    cluster.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="start N nodes on this machine, on ports PORT..PORT+N-1 (needs --redis)",
+    )
+    cluster.add_argument("--cluster-prefix", default="sanh", help="Redis key prefix (sanh)")
+    cluster.add_argument(
+        "--public-url",
+        help="the http:// URL clients of other nodes reach this node at (default its bind address)",
+    )
+    cluster.add_argument(
+        "--lease-ttl", type=float, default=5.0, help="seconds a table lease lasts (default 5)"
+    )
     parser.add_argument(
         "--set",
         action="append",
@@ -151,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
 
     from sanh.server.app import create_app
     from sanh.server.dblock import HallLockBusy, hall_lock
+    from sanh.server.hall import Hall
     from sanh.server.settings import SettingsError, load_settings, parse_assignment
     from sanh.server.wallet_services import WalletServices
 
@@ -177,8 +201,21 @@ def run(args: argparse.Namespace) -> int:
         reason = exc.strerror or str(exc)
         return _fail(f"cannot listen on {settings.host}:{settings.port}: {reason}")
     port = int(sock.getsockname()[1])
+    clustered = bool(args.node or args.redis or args.workers)
+    if clustered:
+        problem = _cluster_problem(settings.db, args)
+        if problem is not None:
+            sock.close()
+            return _fail(problem, EXIT_BAD_SETTING)
+    if args.workers:
+        sock.close()
+        return _supervise(args, settings.host, port)
     try:
-        lock = hall_lock(settings.db, wait=settings.lock_wait, port=port)
+        lock = (
+            contextlib.nullcontext()
+            if clustered
+            else hall_lock(settings.db, wait=settings.lock_wait, port=port)
+        )
     except HallLockBusy as exc:
         sock.close()
         return _fail(str(exc))
@@ -193,7 +230,11 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"cannot open the database {_safe_url(settings.db)}: {_one_line(exc)}")
         try:
             _tune_gc()
-            app = create_app(settings, services)
+            hall = Hall(settings, services.bank)
+            node = None
+            if clustered:
+                node = _node(args, settings, services, hall, port)
+            app = create_app(settings, services, hall, cluster=node)
             config = uvicorn.Config(
                 app,
                 log_config=None,
@@ -211,6 +252,134 @@ def run(args: argparse.Namespace) -> int:
             sock.close()
             services.close()
     return 0 if server.started else EXIT_FAILED
+
+
+def _cluster_problem(db: str, args: argparse.Namespace) -> str | None:
+    """Why this cluster cannot start, in one line (``None``: it can)."""
+    if not db.startswith(("postgresql://", "postgres://")):
+        return (
+            "more than one node needs PostgreSQL: --db postgresql://... "
+            f"(not {_safe_url(db)}; SQLite is for one process)"
+        )
+    if not args.redis:
+        return "more than one node needs Redis: --redis redis://host:port/0"
+    if args.lease_ttl < 0.3:
+        return "--lease-ttl must be at least 0.3 seconds"
+    if args.workers < 0 or args.workers > 64:
+        return "--workers must be between 1 and 64"
+    import redis
+
+    try:
+        client = redis.Redis.from_url(args.redis, socket_timeout=2, socket_connect_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:
+        return f"cannot reach Redis at {_safe_url(args.redis)}: {_one_line(exc)}"
+    return None
+
+
+def _node(args: argparse.Namespace, settings: Any, services: Any, hall: Any, port: int) -> Any:
+    """This process's :class:`~sanh.cluster.node.ClusterNode` (a name is made if none given)."""
+    from sanh.cluster.node import ClusterNode
+
+    name = args.node or f"{socket.gethostname()}-{port}-{secrets.token_hex(3)}"
+    public = args.public_url
+    if not public:
+        where = f"[{settings.host}]" if ":" in settings.host else settings.host
+        public = f"http://{where}:{port}"
+    public = public.rstrip("/")
+    ws_url = "ws" + public.removeprefix("http") + "/ws"
+    return ClusterNode(
+        hall,
+        services.bank,
+        db_url=settings.db,
+        redis_url=args.redis,
+        name=name,
+        ws_url=ws_url,
+        http_url=public,
+        prefix=args.cluster_prefix,
+        ttl_ms=int(args.lease_ttl * 1000),
+    )
+
+
+def _supervise(args: argparse.Namespace, host: str, port: int) -> int:
+    """``--workers N``: N node processes on ports ``port``...``port+N-1``, each restarted
+    (under a new node name) when it dies, until this process is interrupted."""
+    base = args.node or f"{socket.gethostname()}-w"
+    argv = list(sys.argv[1:])
+    command = _worker_argv(argv)
+    children: dict[int, subprocess.Popen[bytes]] = {}
+    generation: dict[int, int] = {}
+    stopping = False
+
+    def spawn(index: int) -> None:
+        generation[index] = generation.get(index, 0) + 1
+        name = f"{base}{index}-{generation[index]}"
+        child = [
+            sys.executable, "-m", "sanh", "serve", *command,
+            "--node", name, "--port", str(port + index),
+        ]  # fmt: skip
+        children[index] = subprocess.Popen(child)
+        print(f"sanh: worker {name} on port {port + index}", file=sys.stderr, flush=True)
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for index in range(args.workers):
+        spawn(index)
+    where = f"[{host}]" if ":" in host else host
+    print(
+        f"sanh: {args.workers} workers, the hall is on http://{where}:{port}"
+        f"..{port + args.workers - 1}",
+        file=sys.stderr,
+        flush=True,
+    )
+    while not stopping:
+        time.sleep(0.2)
+        for index, child in list(children.items()):
+            if child.poll() is not None and not stopping:
+                print(
+                    f"sanh: worker {index} exited ({child.returncode}); starting another",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                spawn(index)
+    for child in children.values():
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children.values():
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(30)
+        if child.poll() is None:
+            child.kill()
+    return 0
+
+
+def _worker_argv(argv: list[str]) -> list[str]:
+    """The supervisor's own ``serve`` arguments less ``--workers``, ``--node`` and ``--port``.
+
+    >>> _worker_argv(["serve", "--workers", "2", "--port=8000", "--db", "x", "--node", "n"])
+    ['--db', 'x']
+    """
+    out: list[str] = []
+    skip = False
+    for item in argv:
+        if skip:
+            skip = False
+            continue
+        if item == "serve" and not out:
+            continue
+        name = item.split("=", 1)[0]
+        if name in ("--workers", "--node", "--port"):
+            skip = "=" not in item
+            continue
+        out.append(item)
+    return out
 
 
 def _one_line(exc: BaseException) -> str:

@@ -22,6 +22,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -59,6 +60,9 @@ from sanh.server.settings import Settings
 from sanh.server.tournaments import Tournaments
 from sanh.server.ws import ws
 
+if TYPE_CHECKING:
+    from sanh.cluster.node import ClusterNode
+
 __all__ = ["HallServices", "create_app"]
 
 log = logging.getLogger("sanh.server")
@@ -83,9 +87,11 @@ def create_app(
     hall: Hall | None = None,
     *,
     now: Callable[[], float] | None = None,
+    cluster: ClusterNode | None = None,
 ) -> Starlette:
     """The hall's ASGI app. ``now``: the time (seconds since the epoch) the account limits and
-    the daily gold read (default :meth:`Settings.wall_time`)."""
+    the daily gold read (default :meth:`Settings.wall_time`); ``cluster``: the node this hall
+    is of a cluster (:mod:`sanh.cluster.node`, built over ``hall``), joined at start-up."""
     api = Api(player_of, count_error, GROUPS)
     api.translate(config_refused)
     routes: list[BaseRoute] = [*api.routes(fallback="/api"), WebSocketRoute("/ws", ws)]
@@ -98,6 +104,7 @@ def create_app(
     )
     hall = hall if hall is not None else Hall(settings, services.bank)
     app.state.hall = hall
+    app.state.cluster = cluster
     app.state.services = services
     app.state.settings = settings
     app.state.wall_time = now or settings.wall_time
@@ -160,6 +167,9 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     ctx: HallContext = app.state.context
     hall, settings = ctx.hall, ctx.settings
     started = time.monotonic()
+    cluster: ClusterNode | None = app.state.cluster
+    if cluster is not None:  # join before opening a table: each one is claimed first
+        await cluster.start()
     # Recorded tables rebuild themselves lazily: at once when someone comes back to one,
     # else in the background, one at a time, while the hall already serves.
     recorded = hall.open_recorded()
@@ -183,4 +193,6 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     with contextlib.suppress(asyncio.CancelledError):
         await restorer
     await hall.close()
+    if cluster is not None:  # the tables stopped: hand their leases over at once
+        await cluster.stop()
     ctx.pool.close()

@@ -8,10 +8,10 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from sanh.cards.rng import Rng
-from sanh.errors import ConfigError
+from sanh.errors import ConfigError, SanhError
 from sanh.games import REGISTRY, find_game
 from sanh.games.base import Game, GameInfo, OptionSpec, TableConfig
 from sanh.ledger.names import name_key
@@ -24,7 +24,14 @@ from sanh.server.settings import Settings
 from sanh.server.table import LogWriter, TableActor, TableSpec
 from sanh.texts import clean, text
 
-__all__ = ["Hall", "Metrics", "offered_options", "system_tables"]
+__all__ = [
+    "Hall",
+    "Metrics",
+    "Placement",
+    "TableElsewhere",
+    "offered_options",
+    "system_tables",
+]
 
 log = logging.getLogger("sanh.hall")
 
@@ -79,6 +86,35 @@ class Metrics:
     """Client commands, from arrival at the table to their answer leaving (durable first)."""
 
 
+class TableElsewhere(SanhError):
+    """A table this process may not open: another node of the cluster holds its lease."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+        super().__init__(f"table {table!r} is another node's")
+
+
+class Placement(Protocol):
+    """Where the tables of a cluster live (:class:`sanh.cluster.node.ClusterNode`); a hall
+    without one is the only process over its database and opens every table itself."""
+
+    name: str
+    """This node's name."""
+
+    def claim(self, table: str) -> bool:
+        """Take ``table``'s lease for this node (``True``: this node may open it)."""
+        ...
+
+    def remote_lobby(self) -> list[dict[str, Any]]:
+        """The lobby entries of the other live nodes' tables (each names its ``node``)."""
+        ...
+
+    def locate(self, table: str) -> dict[str, Any] | None:
+        """The lobby entry of another live node's table, by id or a private table's invite
+        code (its ``node`` and ``url``, the WebSocket to follow), if one holds it."""
+        ...
+
+
 class Hall:
     """Owns the tables and the lobby."""
 
@@ -104,6 +140,8 @@ class Hall:
         self.lobby_chat = LobbyChat()
         self.log_writer = LogWriter(bank)
         """One group commit of event logs for every table."""
+        self.placement: Placement | None = None
+        """The cluster this hall is a node of (``sanh serve --node``); ``None``: one process."""
         self.table_bank: Callable[[TableSpec], Bank] | None = None
         """The bank of a table whose money is not the hall's gold (a tournament's chips,
         :mod:`sanh.server.tournaments`); ``None``: every table's is :attr:`bank`."""
@@ -119,6 +157,8 @@ class Hall:
                 spec = TableSpec(**data)
                 actor = self._add(table_id, spec, start=False, save=False)
                 outcomes[table_id] = actor.recover()
+            except TableElsewhere:
+                continue
             except Exception:
                 log.exception("table %s cannot be restored", table_id)
                 outcomes[table_id] = "failed"
@@ -141,6 +181,8 @@ class Hall:
                 continue
             try:
                 actor = self._add(table_id, TableSpec(**data), start=False, save=False)
+            except TableElsewhere:
+                continue  # a live node plays it
             except Exception:
                 log.exception("table %s cannot be restored", table_id)
                 self.tables.pop(table_id, None)
@@ -175,7 +217,10 @@ class Hall:
                     system=True,
                     name=game.info.name_vi,
                 )
-                actor = self._add(table_id, spec)
+                try:
+                    actor = self._add(table_id, spec)
+                except TableElsewhere:
+                    continue  # another node of the cluster opened it
             if actor.seated == 0:
                 actor.submit(c.AddBots(None, actor.spec.seats - 1))
 
@@ -192,13 +237,20 @@ class Hall:
                 system=True,
                 name=game.info.name_vi,
             )
-            actor = self._add(table_id, spec)
+            try:
+                actor = self._add(table_id, spec)
+            except TableElsewhere:
+                continue  # another node of the cluster opened it
             if house.bots and not actor.spec.bots:
                 actor.submit(c.AddBots(None, house.bots))
 
     def _add(
         self, table_id: str, spec: TableSpec, *, start: bool = True, save: bool = True
     ) -> TableActor:
+        """Open a table's actor here. :raises TableElsewhere: in a cluster, when another node
+        holds the table's lease."""
+        if self.placement is not None and not self.placement.claim(table_id):
+            raise TableElsewhere(table_id)
         bank = self.bank
         if spec.tournament is not None and self.table_bank is not None:
             bank = self.table_bank(spec)
@@ -315,6 +367,21 @@ class Hall:
             if key and not _matches(key, entry, actor.game.info.name, actor.game.info.name_vi):
                 continue
             out.append(entry)
+        if self.placement is not None:
+            for entry in out:
+                entry["node"] = self.placement.name
+            for entry in self.placement.remote_lobby():
+                if entry["private"] or (game is not None and entry["game"] != game):
+                    continue
+                if stake_min is not None and entry["stake"] < stake_min:
+                    continue
+                if stake_max is not None and entry["stake"] > stake_max:
+                    continue
+                if open_seats and entry["seated"] >= entry["seats"]:
+                    continue
+                if key and not _matches(key, entry, *_game_names(entry["game"])):
+                    continue
+                out.append(entry)
         out.sort(key=lambda e: (not e["system"], e["game"], e["stake"], e["id"]))
         return out
 
@@ -334,6 +401,12 @@ class Hall:
 def _matches(key: str, entry: dict[str, Any], *names: str) -> bool:
     """Whether the table's name, host's name or one of ``names`` holds the key ``key``."""
     return any(key in name_key(name) for name in (entry["name"], entry["host_name"] or "", *names))
+
+
+def _game_names(game_id: str) -> tuple[str, ...]:
+    """A game's names in both languages (none for a game this process does not know)."""
+    game = REGISTRY.get(game_id)
+    return (game.info.name, game.info.name_vi) if game is not None else ()
 
 
 def _check_setup(rules: Game[Any], stake: int, seats: int, options: dict[str, Any]) -> None:

@@ -22,6 +22,10 @@ endpoint = ENDPOINTS.endpoint
 class Health(msgspec.Struct):
     ok: bool
     tables: int
+    node: str | None = None
+    """In a cluster (``sanh serve --node``): this node's name."""
+    leases: int | None = None
+    """In a cluster: the table leases this node holds now."""
 
 
 @endpoint("GET", "/healthz", response=Health, also={503: Health})
@@ -30,7 +34,11 @@ async def healthz(request: Request) -> Any:
     hall = context(request).hall
     alive = all(actor.task is not None and not actor.task.done() for actor in hall.tables.values())
     code = status.HTTP_200_OK if alive else status.HTTP_503_SERVICE_UNAVAILABLE
-    return JSONResponse({"ok": alive, "tables": len(hall.tables)}, status_code=code)
+    body: dict[str, Any] = {"ok": alive, "tables": len(hall.tables)}
+    if hall.placement is not None:
+        body["node"] = hall.placement.name
+        body["leases"] = getattr(hall.placement, "leases_held", None)
+    return JSONResponse(body, status_code=code)
 
 
 @endpoint("GET", "/metrics", media_type=CONTENT_TYPE)

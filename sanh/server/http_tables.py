@@ -152,8 +152,15 @@ class CreatedTable(TableEntry):
     invite_code: str | None
 
 
+class LobbyTable(TableEntry):
+    """A table of the lobby."""
+
+    node: str | None = None
+    """In a cluster: the node that plays the table (its WebSocket redirects there)."""
+
+
 class Lobby(msgspec.Struct):
-    tables: list[TableEntry]
+    tables: list[LobbyTable]
 
 
 def _table_refused(exc: TableRefused) -> ApiError:
@@ -270,16 +277,24 @@ async def create_table(request: Request, player: PlayerInfo, body: CreateTableRe
     return entry
 
 
-@endpoint("GET", "/api/tables/{table}", response=TableEntry, errors=[404])
+@endpoint("GET", "/api/tables/{table}", response=LobbyTable, errors=[404])
 async def table_info(request: Request, table: str) -> Any:
-    """One table, by its id or a private table's invite code."""
+    """One table, by its id or a private table's invite code (in a cluster, any node's)."""
     hall = context(request).hall
     actor = hall.tables.get(table)
     if actor is None:
         actor = hall.by_invite(table)
+    if actor is None and hall.placement is not None:
+        where = hall.placement.locate(table)
+        remote = {e["id"]: e for e in hall.placement.remote_lobby()}
+        if where is not None and where["id"] in remote:
+            return remote[where["id"]]
     if actor is None:
         raise _no_such_table()
-    return actor.lobby_entry()
+    entry = actor.lobby_entry()
+    if hall.placement is not None:
+        entry["node"] = hall.placement.name
+    return entry
 
 
 @endpoint("POST", "/api/tables/{table}/bots", response=TableEntry, errors=[403, 404])

@@ -337,6 +337,18 @@ class Result(ServerMessage, tag="result"):
     ``hand``; ``None`` for a game that keeps none (see ``recent``)."""
 
 
+class Moved(ServerMessage, tag="moved"):
+    """The table is played by another node of the hall's cluster (docs/SCALING.md): the
+    client connects to ``url`` (the same sign-in works there) and sends its message again."""
+
+    table: str
+    node: str | None
+    """The node that holds the table now; ``None``: no live node holds it yet (the table is
+    being taken over: try again shortly, here or anywhere)."""
+    url: str | None
+    """The WebSocket to connect to (``ws://host:port/ws``); ``None`` with ``node``."""
+
+
 class Ack(ServerMessage, tag="ack"):
     """An ``act`` was accepted (or was a repeat of an accepted nonce)."""
 
@@ -494,6 +506,7 @@ SERVER_TYPES = (
     | ChatHistory
     | Presence
     | FriendInvite
+    | Moved
 )
 """Every message the server sends."""
 

@@ -208,9 +208,14 @@ class Tournaments:
     def resume(self) -> None:
         """After a start: open the table of every running tournament the hall has not
         restored from its saved tables (the tables it has rebuild their hands themselves)."""
+        from sanh.server.hall import TableElsewhere
+
         for sitgo in self.items.values():
             if sitgo.status == "running":
-                self._open_table(sitgo)
+                try:
+                    self._open_table(sitgo)
+                except TableElsewhere:
+                    continue  # another node of the cluster plays it
 
     def hand_settled(
         self, tournament: str, deltas: dict[str, int], write: Callable[[TxHandle], None]

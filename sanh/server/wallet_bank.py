@@ -169,6 +169,7 @@ class LedgerBank(TableRecords):
                 on_apply=on_apply,
             ),
             log,
+            table=table,
         )
         if not result.ok:
             return HandOpen(held={}, refused=tuple(caps))
@@ -202,6 +203,7 @@ class LedgerBank(TableRecords):
                 on_apply=on_apply,
             ),
             log,
+            table=table,
         )
         if not result.ok:
             return False
@@ -222,6 +224,7 @@ class LedgerBank(TableRecords):
                 [hold], accounts=[AccountSpec(escrow)], on_apply=on_apply
             ),
             lambda tx: None,
+            table=table,
         )
         if not result.ok:
             return False
@@ -257,6 +260,7 @@ class LedgerBank(TableRecords):
                 transfers, batch_id=f"{table}:h{hand}:out:{player}", on_apply=on_apply
             ),
             lambda tx: None,
+            table=table,
         )
         if not result.ok:
             raise RuntimeError(f"{table} hand {hand}: the holds of {player} stay: {result}")
@@ -402,6 +406,7 @@ class LedgerBank(TableRecords):
                 on_apply=on_apply,
             ),
             write,
+            table=table,
         )
         if not result.ok:
             raise RuntimeError(f"settlement of {table} hand {hand} refused: {result}")
@@ -449,4 +454,5 @@ class LedgerBank(TableRecords):
                 on_apply=on_apply,
             ),
             log,
+            table=table,
         )

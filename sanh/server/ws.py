@@ -254,6 +254,11 @@ def _dispatch(hall: Hall, conn: Connection, message: p.ClientMessage) -> None:
     actor = hall.tables.get(table_id) if table_id else None
     if actor is None and isinstance(message, p.Join) and table_id:
         actor = hall.by_invite(table_id)
+    if actor is None and table_id and hall.placement is not None:
+        elsewhere = hall.placement.locate(table_id)
+        if elsewhere is not None:  # another node plays it: the client follows
+            conn.send(p.Moved(table=elsewhere["id"], node=elsewhere["node"], url=elsewhere["url"]))
+            return
     if actor is None:
         reason = text("no_table_named", clean(table_id or ""))
         conn.send(_coded_error(p.ErrorCode.NO_SUCH_TABLE, reason, table=table_id))

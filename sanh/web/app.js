@@ -394,9 +394,12 @@ function send(message) {
 
 // The session token travels in the first frame (a hello), never in the URL: servers and
 // proxies log URLs. The table is joined (and the seat resumed) once the welcome has come.
-function connect(tableId) {
+// In a cluster the table may be another node's: the server answers "moved" with that node's
+// WebSocket URL and the client follows (docs/SCALING.md); a lost connection starts again
+// from the page's own node, which sends it on to wherever the table lives by then.
+function connect(tableId, url) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  const ws = new WebSocket(url || `${scheme}://${location.host}/ws`);
   state.ws = ws;
   state.welcomed = false;
   ws.onopen = () => ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: state.token }));
@@ -424,6 +427,24 @@ function connect(tableId) {
   };
 }
 
+// The table is played by another node of the cluster: follow it there (a few hops at most),
+// or, when its new node is not known yet (it is being taken over), ask again in a moment.
+function onMoved(message) {
+  if (!state.table) return;
+  if (message.table && message.table !== state.table) {
+    // a private table joined by invite code: adopt its real id (as a "table" message does)
+    sessionStorage.setItem(`sanh.invite.${message.table}`, state.table);
+    state.table = message.table;
+  }
+  const tableId = state.table;
+  state.hops = (state.hops || 0) + 1;
+  const old = state.ws;
+  state.ws = null;
+  if (old) old.close();
+  const wait = message.url && state.hops <= 3 ? 0 : Math.min(2000, 250 * state.hops);
+  setTimeout(() => { if (state.table === tableId && !state.ws) connect(tableId, message.url || null); }, wait);
+}
+
 function joinTable(tableId) {
   const resume = sessionStorage.getItem(`sanh.resume.${tableId}`);
   const invite = sessionStorage.getItem(`sanh.invite.${tableId}`);
@@ -440,6 +461,7 @@ function onMessage(message) {
       setBalance(message.balance);
       break;
     case "table": {
+      state.hops = 0;
       if (state.table && message.table !== state.table) {
         // a private table joined by invite code: adopt its real id
         sessionStorage.setItem(`sanh.invite.${message.table}`, state.table);
@@ -497,6 +519,9 @@ function onMessage(message) {
       break;
     case "friend_invite":
       socialMessage(message, banner);
+      break;
+    case "moved":
+      onMoved(message);
       break;
     case "error":
       showBanner(errorHeadline(message.code), "error", 5000, refusalText(message));

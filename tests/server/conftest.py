@@ -40,6 +40,8 @@ class HallProcess:
     log: Path | None = None
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment (``SANH_*`` settings) for the server process."""
+    extra: list[str] = field(default_factory=list)
+    """Extra ``sanh serve`` arguments (a cluster node's flags)."""
     _out: Any = None
     started_at: float = 0.0
 
@@ -66,6 +68,7 @@ class HallProcess:
         ]
         if not system_tables:
             args.append("--no-system-tables")
+        args += self.extra
         assert self.log is not None
         if self._out is not None:
             self._out.close()

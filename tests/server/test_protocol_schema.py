@@ -44,7 +44,7 @@ def test_the_schema_is_valid_and_names_every_message() -> None:
     assert set(server) == {
         "welcome", "table", "buyin_panel", "result", "ack", "error", "pong", "balance",
         "leave_pending", "leave_quote", "left", "chat", "chat_history", "presence",
-        "friend_invite",
+        "friend_invite", "moved",
     }  # fmt: skip
     assert set(client) == {
         "hello", "resume", "join", "leave", "sit", "stand", "buyin", "act", "add_bots",

@@ -1,0 +1,257 @@
+"""Hall nodes of one cluster, as real ``sanh serve --node`` processes over PostgreSQL and Redis.
+
+Each test starts its nodes on loopback over a private PostgreSQL schema and a private Redis key
+prefix: a node lists the other nodes' tables (with their ``node``), sends a client that names a
+table of another node there (``moved``), and takes the tables of a node that died (SIGKILL) or
+froze (SIGSTOP past its lease) over from the event log; the frozen node, woken, drops them
+without writing a row for them. ``sanh audit`` finds the ledger clean after each.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from sanh.ledger.store import open_store
+from tests.server.conftest import Client, HallProcess, free_port
+
+pytestmark = pytest.mark.postgres
+
+LEASE_TTL = 1.0
+
+
+class Node(HallProcess):
+    """A ``sanh serve --node`` process of a test's cluster."""
+
+    name: str = ""
+    pg_url: str = ""
+
+    @property
+    def db_url(self) -> str:
+        return self.pg_url
+
+    def get(self, path: str) -> Any:
+        return httpx.get(f"{self.url}{path}", timeout=10).json()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Callable[[str, bool], Node]]:
+    """Start nodes of one private cluster: ``start(name, system_tables)``."""
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    nodes: list[Node] = []
+
+    def start(name: str, system_tables: bool = False) -> Node:
+        node = Node(tmp_path / f"{name}.db", free_port(), 0.05, log=tmp_path / f"{name}.log")
+        node.name, node.pg_url = name, pg_url
+        node.extra = ["--node", name, "--redis", redis_url, "--cluster-prefix", prefix]
+        node.extra += ["--lease-ttl", str(LEASE_TTL)]
+        nodes.append(node)
+        node.start(system_tables=system_tables)
+        return node
+
+    try:
+        yield start
+    finally:
+        for node in nodes:
+            if node.process is not None and node.process.poll() is None:
+                os.kill(node.process.pid, signal.SIGCONT)
+            node.stop()
+
+
+def wait_for(what: str, check: Callable[[], Any], timeout: float = 60) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = check()
+        except (httpx.HTTPError, KeyError, ValueError, AssertionError):  # not there yet
+            value = None
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def table_of(node: Node, table: str) -> dict[str, Any]:
+    response = httpx.get(f"{node.url}/api/tables/{table}", timeout=10)
+    assert response.status_code == 200, response.text
+    entry: dict[str, Any] = response.json()
+    return entry
+
+
+def audit(pg_url: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "sanh", "audit", "--db", pg_url, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def hands_by_table(pg_url: str, table: str) -> list[int]:
+    store = open_store(pg_url)
+    try:
+        with store.read() as tx:
+            rows = tx.execute(
+                "SELECT hand FROM table_events WHERE table_id = ? AND seq = 0 ORDER BY hand",
+                (table,),
+            )
+    finally:
+        store.close()
+    return [int(r[0]) for r in rows]
+
+
+def playing_table(node: Node) -> str:
+    """A bot table of ``node`` that is dealing hands."""
+    lobby = node.get("/api/lobby")["tables"]
+    ids = [t["id"] for t in lobby if t["id"].startswith("bots-") and t["node"] == node.name]
+    assert ids, lobby
+    return str(ids[0])
+
+
+def test_a_cluster_without_postgres_or_redis_says_so_in_one_line(
+    tmp_path: Path, pg_url: str
+) -> None:
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "sanh", "serve", "--port", "0", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+
+    sqlite = serve("--db", f"sqlite:///{tmp_path / 'h.db'}", "--node", "x", "--redis", "redis://x")
+    assert sqlite.returncode == 2
+    assert sqlite.stderr.strip().splitlines() == [
+        "sanh serve: more than one node needs PostgreSQL: --db postgresql://... "
+        f"(not sqlite:///{tmp_path / 'h.db'}; SQLite is for one process)"
+    ]
+    no_redis = serve("--db", pg_url, "--workers", "2")
+    assert no_redis.returncode == 2
+    assert no_redis.stderr.strip().splitlines() == [
+        "sanh serve: more than one node needs Redis: --redis redis://host:port/0"
+    ]
+    dead = serve("--db", pg_url, "--node", "x", "--redis", f"redis://127.0.0.1:{free_port()}/0")
+    assert dead.returncode == 2
+    lines = dead.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sanh serve: cannot reach Redis at redis://")
+
+
+def test_nodes_share_the_lobby_redirect_a_client_and_take_a_dead_nodes_tables_over(
+    cluster: Callable[[str, bool], Node], pg_url: str
+) -> None:
+    a = cluster("node-a", True)
+    b = cluster("node-b", False)
+    table = wait_for("a bot table of node-a", lambda: playing_table(a))
+    # node-b lists node-a's tables, each with its node; its own list is empty
+    remote = wait_for(
+        "node-a's tables in node-b's lobby",
+        lambda: [t for t in b.get("/api/lobby")["tables"] if t["id"] == table],
+    )
+    assert remote[0]["node"] == "node-a"
+    assert table_of(b, table)["node"] == "node-a"
+    health_a, health_b = a.get("/healthz"), b.get("/healthz")
+    assert health_a["node"] == "node-a" and health_a["leases"] == health_a["tables"] > 0
+    assert health_b == {"ok": True, "tables": 0, "node": "node-b", "leases": 0}
+
+    # a client of node-b that joins node-a's table is sent to node-a, and plays there
+    client = Client.guest(b, "khach")
+    client.connect()
+    client.send({"type": "join", "table": table})
+    moved = client.until("moved", 30)
+    assert moved == {
+        "type": "moved",
+        "table": table,
+        "node": "node-a",
+        "url": f"ws://127.0.0.1:{a.port}/ws",
+    }
+    client.close()
+    client.hall = a
+    client.connect()  # the same session token signs in on node-a
+    client.send({"type": "join", "table": table})
+    assert client.until("table", 30)["table"] == table
+    client.close()
+
+    before = wait_for(
+        "a hand dealt", lambda: table_of(a, table)["hand"] >= 1 and table_of(a, table)["hand"]
+    )
+    count = a.get("/healthz")["leases"]
+    a.kill()  # SIGKILL: no hand-over, its leases expire
+    killed = time.monotonic()
+    moved_to_b = wait_for(
+        "node-b to play node-a's table",
+        lambda: table_of(b, table)["node"] == "node-b" and table_of(b, table),
+    )
+    took = time.monotonic() - killed
+    wait_for(
+        "the table to deal on at node-b",
+        lambda: table_of(b, table)["hand"] > max(before, moved_to_b["hand"]),
+    )
+    wait_for("node-b to hold every lease", lambda: b.get("/healthz")["leases"] >= count)
+    assert took < 30
+    # the same client, back on node-b, plays there now
+    client.hall = b
+    client.connect()
+    client.send({"type": "join", "table": table})
+    assert client.until("table", 30)["table"] == table
+    client.close()
+    hands = hands_by_table(pg_url, table)
+    assert hands == sorted(set(hands)) and hands == list(range(hands[0], hands[-1] + 1))
+    b.stop()
+    audit(pg_url)
+
+
+def test_a_frozen_node_loses_its_tables_and_never_writes_for_them_again(
+    cluster: Callable[[str, bool], Node], pg_url: str, tmp_path: Path
+) -> None:
+    a = cluster("node-a", True)
+    b = cluster("node-b", False)
+    table = wait_for("a bot table of node-a", lambda: playing_table(a))
+    wait_for("a hand dealt", lambda: table_of(a, table)["hand"] >= 1)
+    count = a.get("/healthz")["leases"]
+    assert a.process is not None
+    os.kill(a.process.pid, signal.SIGSTOP)  # past its lease: node-b takes the tables over
+    wait_for("node-b to hold node-a's leases", lambda: b.get("/healthz")["leases"] >= count)
+    taken = table_of(b, table)["hand"]
+    wait_for("the table to deal on at node-b", lambda: table_of(b, table)["hand"] > taken)
+    os.kill(a.process.pid, signal.SIGCONT)
+    # node-a wakes up, finds its leases gone and drops every table without a write
+    wait_for("node-a to drop its tables", lambda: a.get("/healthz")["leases"] == 0)
+    wait_for("node-a to have no table", lambda: a.get("/healthz")["tables"] == 0)
+    dealt = table_of(b, table)["hand"]
+    wait_for("the table to deal on at node-b", lambda: table_of(b, table)["hand"] > dealt)
+    hands = hands_by_table(pg_url, table)
+    assert hands == sorted(set(hands)) and hands == list(range(hands[0], hands[-1] + 1))
+    a.stop()
+    b.stop()
+    audit(pg_url)
+
+
+def test_a_node_stopped_gracefully_hands_its_tables_over_at_once(
+    cluster: Callable[[str, bool], Node], pg_url: str
+) -> None:
+    a = cluster("node-a", True)
+    b = cluster("node-b", False)
+    table = wait_for("a bot table of node-a", lambda: playing_table(a))
+    wait_for("a hand dealt", lambda: table_of(a, table)["hand"] >= 1)
+    count = a.get("/healthz")["leases"]
+    a.stop()  # SIGTERM: the tables stop, their leases are released, node-a leaves the bus
+    wait_for("node-b to hold node-a's leases", lambda: b.get("/healthz")["leases"] >= count)
+    assert table_of(b, table)["node"] == "node-b"
+    dealt = table_of(b, table)["hand"]
+    wait_for("the table to deal on at node-b", lambda: table_of(b, table)["hand"] > dealt)
+    hands = hands_by_table(pg_url, table)
+    assert hands == list(range(hands[0], hands[-1] + 1))
+    b.stop()
+    audit(pg_url)
