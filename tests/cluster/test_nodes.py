@@ -9,8 +9,10 @@ without writing a row for them. ``sanh audit`` finds the ledger clean after each
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,6 +25,7 @@ import httpx
 import pytest
 
 from sanh.ledger.store import open_store
+from tests.hall_env import TEST_HALL_ENV
 from tests.server.conftest import Client, HallProcess, free_port
 
 pytestmark = pytest.mark.postgres
@@ -111,6 +114,39 @@ def hands_by_table(pg_url: str, table: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def cluster_status(pg_url: str, node: Node) -> dict[str, Any]:
+    redis_url = node.extra[node.extra.index("--redis") + 1]
+    prefix = node.extra[node.extra.index("--cluster-prefix") + 1]
+    done = subprocess.run(
+        [sys.executable, "-m", "sanh", "cluster", "status", "--db", pg_url, "--redis", redis_url,
+         "--prefix", prefix, "--json"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    status: dict[str, Any] = json.loads(done.stdout)
+    text = subprocess.run(
+        [sys.executable, "-m", "sanh", "cluster", "status", "--db", pg_url, "--redis", redis_url,
+         "--prefix", prefix],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert text.returncode == 0 and text.stdout.startswith("2 live node(s)"), text.stdout
+    return status
+
+
+def pid_of_node(name: str) -> int:
+    """The process started with ``--node NAME`` (from /proc)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--node" in args and args[args.index(b"--node") + 1 :][:1] == [name.encode()]:
+            return int(entry.name)
+    raise AssertionError(f"no process of node {name}")
+
+
 def playing_table(node: Node) -> str:
     """A bot table of ``node`` that is dealing hands."""
     lobby = node.get("/api/lobby")["tables"]
@@ -164,6 +200,13 @@ def test_nodes_share_the_lobby_redirect_a_client_and_take_a_dead_nodes_tables_ov
     health_a, health_b = a.get("/healthz"), b.get("/healthz")
     assert health_a["node"] == "node-a" and health_a["leases"] == health_a["tables"] > 0
     assert health_b == {"ok": True, "tables": 0, "node": "node-b", "leases": 0}
+
+    # sanh cluster status names both nodes, node-a's tables and its leases
+    status = cluster_status(pg_url, a)
+    assert [n["node"] for n in status["nodes"]] == ["node-a", "node-b"]
+    assert table in status["nodes"][0]["tables"] and status["nodes"][1]["tables"] == []
+    lease = next(row for row in status["leases"] if row["table"] == table)
+    assert lease["owner"] == "node-a" and lease["token"] == 1 and lease["remaining_ms"] > 0
 
     # a client of node-b that joins node-a's table is sent to node-a, and plays there
     client = Client.guest(b, "khach")
@@ -254,4 +297,61 @@ def test_a_node_stopped_gracefully_hands_its_tables_over_at_once(
     hands = hands_by_table(pg_url, table)
     assert hands == list(range(hands[0], hands[-1] + 1))
     b.stop()
+    audit(pg_url)
+
+
+def test_workers_start_n_nodes_and_a_dead_one_is_replaced(
+    tmp_path: Path, pg_url: str, redis_url: str
+) -> None:
+    port = free_port()
+    while True:  # two free ports in a row
+        try:
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", port + 1))
+            break
+        except OSError:
+            port = free_port()
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    out = (tmp_path / "workers.log").open("ab")
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "sanh", "serve", "--workers", "2", "--port", str(port),
+         "--db", pg_url, "--redis", redis_url, "--cluster-prefix", prefix,
+         "--lease-ttl", str(LEASE_TTL), "--node", "w", "--timer-scale", "0.05"],
+        stdout=out, stderr=out, env={**os.environ, **TEST_HALL_ENV},
+    )  # fmt: skip
+    try:
+        urls = [f"http://127.0.0.1:{port + i}" for i in range(2)]
+
+        def health(url: str) -> Any:
+            return httpx.get(f"{url}/healthz", timeout=2).json()
+
+        first = [wait_for(f"worker {url}", lambda u=url: health(u)) for url in urls]
+        assert sorted(h["node"] for h in first) == ["w0-1", "w1-1"]
+        tables = sum(h["tables"] for h in first)
+        assert tables > 0 and sum(h["leases"] for h in first) == tables
+        # one lobby: each worker lists every table, each with its node
+        lobby = wait_for(
+            "one lobby",
+            lambda: (lambda t: len(t) == tables and t)(
+                httpx.get(f"{urls[1]}/api/lobby", timeout=2).json()["tables"]
+            ),
+        )
+        assert {t["node"] for t in lobby} <= {"w0-1", "w1-1"}
+        # a worker killed is started again under a new name; its tables are taken over
+        os.kill(pid_of_node("w0-1"), signal.SIGKILL)
+        wait_for("a new worker 0", lambda: health(urls[0])["node"] == "w0-2", timeout=60)
+        wait_for(
+            "every table leased again",
+            lambda: sum(health(u)["leases"] for u in urls) == tables,
+            timeout=60,
+        )
+    finally:
+        supervisor.terminate()
+        try:
+            supervisor.wait(60)
+        finally:
+            if supervisor.poll() is None:
+                supervisor.kill()
+            out.close()
+    assert supervisor.returncode == 0
     audit(pg_url)
