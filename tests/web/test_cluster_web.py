@@ -39,6 +39,13 @@ def test_the_page_follows_its_table_to_the_node_that_plays_it(
         assert time.monotonic() < deadline, sockets
         page.wait_for_timeout(100)
     assert sockets[0] == f"ws://127.0.0.1:{b.port}/ws"  # first the page's own node
+    page.click("[data-sit]")  # the bot table's free seat, on node-a
+    deadline = time.monotonic() + 30
+    while not page.locator(".seat[data-mine]").count():
+        assert time.monotonic() < deadline, "the guest did not sit"
+        if page.locator("#buyin button[type=submit]").count():
+            page.click("#buyin button[type=submit]")
+        page.wait_for_timeout(200)
     STOPS.append(time.monotonic())  # the page's refused reconnections to node-a are expected
     a.kill()
     killed = len(sockets)
@@ -48,5 +55,6 @@ def test_the_page_follows_its_table_to_the_node_that_plays_it(
     while f"ws://127.0.0.1:{b.port}/ws" not in sockets[killed:]:
         assert time.monotonic() < deadline, sockets
         page.wait_for_timeout(100)
-    page.wait_for_selector(".seat", timeout=30_000)
+    # the seat is back on node-b (the resume token of node-a's seat works there)
+    page.wait_for_selector(".seat[data-mine]", timeout=30_000)
     assert page.locator(".seat").count() >= 2
