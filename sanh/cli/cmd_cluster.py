@@ -75,7 +75,7 @@ async def _nodes(redis_url: str, prefix: str) -> list[dict[str, Any]]:
                 {
                     "node": name,
                     "url": info.get("url"),
-                    "tables": sorted(t for t in tables if not t.startswith("__")),
+                    "tables": sorted(str(t) for t in tables if not str(t).startswith("__")),
                 }
             )
         return out

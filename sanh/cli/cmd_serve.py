@@ -5,6 +5,11 @@ one line and exit status 2), the socket is bound (a port in use is one line and 
 the database's hall lock is taken (another hall on it: one line, exit status 1), and only then
 is the wallet opened and are the recorded tables restored, served on the socket bound first.
 Nothing before the lock reads or writes a table.
+
+With ``--node`` (or ``--workers N``, a supervisor of N nodes on consecutive ports) the hall is
+one node of a cluster (:mod:`sanh.cluster.node`): it needs PostgreSQL and Redis (one line and
+exit status 2 otherwise) and takes no hall lock, since each table's lease says which node may
+write for it.
 """
 
 from __future__ import annotations
