@@ -30,7 +30,9 @@ from tests.server.conftest import Client, HallProcess, free_port
 
 pytestmark = pytest.mark.postgres
 
-LEASE_TTL = 1.0
+LEASE_TTL = 3.0
+"""Seconds; long enough that a node starved of CPU by the tests beside it (xdist, a browser
+starting) still renews in time, short enough that a failover takes a few seconds."""
 
 
 class Node(HallProcess):
