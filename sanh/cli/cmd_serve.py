@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     port = int(sock.getsockname()[1])
     clustered = bool(args.node or args.redis or args.workers)
     if clustered:
-        problem = _cluster_problem(settings.db, args)
+        problem = _cluster_unfit(settings.db, args)
         if problem is not None:
             sock.close()
             return _fail(problem, EXIT_BAD_SETTING)
@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if server.started else EXIT_FAILED
 
 
-def _cluster_problem(db: str, args: argparse.Namespace) -> str | None:
+def _cluster_unfit(db: str, args: argparse.Namespace) -> str | None:
     """Why this cluster cannot start, in one line (``None``: it can)."""
     if not db.startswith(("postgresql://", "postgres://")):
         return (

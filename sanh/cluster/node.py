@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
 from sanh.cluster.bus import Bus
@@ -122,14 +123,30 @@ class ClusterNode:
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping: set[asyncio.Task[None]] = set()
         self._recovering: set[asyncio.Task[None]] = set()
+        self._renewing = threading.Event()
+        """Set to stop the renewal thread."""
+        self._renewer: threading.Thread | None = None
+
+    def _renew_loop(self) -> None:
+        while not self._renewing.wait(self.keeper.every_s):
+            try:
+                self.keeper.renew_once()
+            except Exception:
+                log.exception("cluster node %s: lease renewal failed", self.name)
 
     # ----- life --------------------------------------------------------------------------------
     async def start(self) -> None:
         """Join the bus and start renewing, listing and taking over."""
         self._loop = asyncio.get_running_loop()
         await self.bus.start()
+        # Renewals run on their own thread, not on the event loop: a loop busy for a while
+        # (a burst of hands, a collection) must not cost the node its leases.
+        self._renewing.clear()
+        self._renewer = threading.Thread(
+            target=self._renew_loop, name=f"leases-{self.name}", daemon=True
+        )
+        self._renewer.start()
         self._tasks = [
-            asyncio.create_task(self.keeper.run(), name=f"leases-{self.name}"),
             asyncio.create_task(self._sync_loop(), name=f"lobby-{self.name}"),
             asyncio.create_task(self._takeover_loop(), name=f"takeover-{self.name}"),
         ]
@@ -144,6 +161,10 @@ class ClusterNode:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks = []
+        self._renewing.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 10)
+            self._renewer = None
         for table in list(self.keeper.held):
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self.keeper.release, table)
