@@ -22,6 +22,15 @@ action to receiving the table update that answers it, and errors.
 
 The clients can run in several processes (``--procs``), so that the load tool is not the
 bottleneck; each process runs its share of the clients on one event loop.
+
+A cluster: give every node (``--url`` repeated, or separated by commas). Guests and tables are
+created on the nodes in turn, and each client connects to its table's node; a client sent on
+(``moved``) follows. With ``--reconnect`` a client whose connection is lost (its node was
+killed) connects again, to the next node, which sends it on to the node that took the table
+over (or answers that nobody has yet: it asks again shortly); joining takes its seat back. The
+report then gives the outages (lost connection to the table's next update), the reconnections
+and the clients still cut off at the end (``stranded``). SIGTERM ends the measured window early
+(one process), with the report.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ import contextlib
 import json
 import random
 import resource
+import signal
 import time
 import uuid
 from collections.abc import Coroutine
@@ -46,7 +56,13 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "loadtest", help="N WebSocket clients playing as bots against a running hall"
     )
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
+    parser.add_argument(
+        "--url",
+        action="append",
+        default=None,
+        help="a node of the hall (repeat, or separate with commas, for the nodes of a cluster:"
+        " tables are created on them in turn; default http://127.0.0.1:8000)",
+    )
     parser.add_argument("--clients", type=int, default=10)
     parser.add_argument("--duration", type=float, default=10.0, help="measured seconds")
     parser.add_argument(
@@ -68,22 +84,36 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds of play not measured")
     parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--reconnect",
+        action="store_true",
+        help="a client whose connection is lost (its node died) connects again, to the other"
+        " nodes in turn, and rejoins its seat; the report gives the outages",
+    )
+    parser.add_argument(
+        "--tokens-file",
+        default=None,
+        help="write the guests' session tokens here (JSON), to check their wallets afterwards",
+    )
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
 
 
 @dataclass
 class Plan:
-    """What one client process runs: its clients' (token, table) pairs and the timing."""
+    """What one client process runs: its clients' (token, table, ws url of the table's node)
+    and the timing."""
 
-    ws_url: str
-    clients: list[tuple[str, str]]
+    nodes: list[str]
+    """Every node's WebSocket base URL (a lost client tries them in turn)."""
+    clients: list[tuple[str, str, str]]
     duration: float
     warmup: float
     think: float
     seed: int
     hands: int = 0
     """End the window once this many hands are completed (0: run the whole duration)."""
+    reconnect: bool = False
 
 
 @dataclass
@@ -105,6 +135,15 @@ class Stats:
     cpu_s: float = 0.0
     window_s: float = 0.0
     """The measured window's length (shorter than the duration when ``--hands`` ended it)."""
+    moved: int = 0
+    """``moved`` answers followed (the table is played by another node)."""
+    reconnects: int = 0
+    """Connections made again after one was lost or could not be made (``--reconnect``:
+    every attempt that was welcomed, while a dead node's tables are being taken over)."""
+    outages: list[float] = field(default_factory=list)
+    """Seconds from a lost connection to the client's table update on the new connection."""
+    stranded: int = 0
+    """Clients whose connection was lost and not back at the end."""
 
     def error(self, code: str) -> None:
         """Count one error."""
@@ -128,24 +167,31 @@ class Stats:
             "playing": self.playing,
             "cpu_s": self.cpu_s,
             "window_s": self.window_s,
+            "moved": self.moved,
+            "reconnects": self.reconnects,
+            "outages": self.outages,
+            "stranded": self.stranded,
         }
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the load test and print the report."""
     started = time.monotonic()
-    ws_url, pairs = _run_loop(_setup(args))
+    nodes, pairs = _run_loop(_setup(args))
     setup_s = time.monotonic() - started
+    if args.tokens_file:
+        with open(args.tokens_file, "w", encoding="utf-8") as out:
+            json.dump([token for token, _, _ in pairs], out)
     procs = max(1, min(args.procs, len(pairs) or 1))
     # Whole tables per process (a table's clients stay together), spread evenly.
-    shares: list[list[tuple[str, str]]] = [[] for _ in range(procs)]
-    by_table: dict[str, list[tuple[str, str]]] = {}
+    shares: list[list[tuple[str, str, str]]] = [[] for _ in range(procs)]
+    by_table: dict[str, list[tuple[str, str, str]]] = {}
     for pair in pairs:
         by_table.setdefault(pair[1], []).append(pair)
     for index, group in enumerate(by_table.values()):
         shares[index % procs].extend(group)
     plans = [
-        Plan(ws_url, share, args.duration, args.warmup, args.think, seed, args.hands)
+        Plan(nodes, share, args.duration, args.warmup, args.think, seed, args.hands, args.reconnect)
         for seed, share in enumerate(shares)
     ]
     results = [_worker(plans[0], None)] if procs == 1 else _in_processes(plans)
@@ -198,6 +244,7 @@ def _report(
     results: list[dict[str, Any]], args: argparse.Namespace, setup_s: float
 ) -> dict[str, Any]:
     lat: list[float] = sorted(x for r in results for x in r["latencies"])
+    outages: list[float] = sorted(x for r in results for x in r["outages"])
     window_s = max(r["window_s"] for r in results)
     actions = sum(r["actions"] for r in results)
     errors: dict[str, int] = {}
@@ -233,62 +280,96 @@ def _report(
         "actions_sent": sum(r["sent"] for r in results),
         "refused": sum(refusals.values()),
         "refusals": refusals,
+        "nodes": len(_urls(args)),
+        "moved": sum(r["moved"] for r in results),
+        "reconnects": sum(r["reconnects"] for r in results),
+        "outages": len(outages),
+        "stranded": sum(r["stranded"] for r in results),
+        "outage_p50_s": round(outages[len(outages) // 2], 2) if outages else None,
+        "outage_max_s": round(outages[-1], 2) if outages else None,
         "setup_s": round(setup_s, 1),
         "client_cpu_s": round(sum(r["cpu_s"] for r in results), 1),
     }
 
 
-async def _setup(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
-    """Create the guests and the tables over HTTP; (ws url, [(token, table)])."""
+def _urls(args: argparse.Namespace) -> list[str]:
+    """The nodes' HTTP base URLs, in the order given."""
+    given = args.url or ["http://127.0.0.1:8000"]
+    return [u.strip().rstrip("/") for item in given for u in item.split(",") if u.strip()]
+
+
+def _ws(base: str) -> str:
+    return base.replace("http://", "ws://").replace("https://", "wss://")
+
+
+async def _setup(
+    args: argparse.Namespace,
+) -> tuple[list[str], list[tuple[str, str, str]]]:
+    """Create the guests and the tables over HTTP: (every node's ws url, [(token, table, ws url
+    of the table's node)]). With several nodes, guests and tables are created on each in turn
+    (a table is played by the node that opened it; a session works on every node)."""
     import httpx
 
-    base = args.url.rstrip("/")
+    bases = _urls(args)
     limits = httpx.Limits(max_connections=16)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        games = (await http.get("/api/games")).json()["games"]
-        info = next((g for g in games if g["id"] == args.game), None)
-        if info is None:
-            raise SystemExit(f"sanh loadtest: the hall has no game {args.game!r}")
-        seats = info["seats_max"] if not info["banked"] else min(info["seats_max"], 50)
-        if args.seats:
-            seats = max(info["seats_min"], min(args.seats, info["seats_max"]))
-        gate = asyncio.Semaphore(16)
-        run = uuid.uuid4().hex[:6]
+    clients = [httpx.AsyncClient(base_url=b, timeout=60, limits=limits) for b in bases]
+    try:
+        return [_ws(b) for b in bases], await _create(args, bases, clients)
+    finally:
+        for http in clients:
+            await http.aclose()
 
-        async def guest(index: int) -> str:
-            async with gate:
-                # Names are unique in a hall: a run's guests are told apart from an earlier run's.
-                name = f"load{index} {run}"
-                response = await http.post("/api/guest", json={"name": name})
-                if response.status_code == 429:  # the hall's guests_per_hour
-                    raise SystemExit(
-                        "sanh loadtest: the hall refuses more guests from this address: start"
-                        " it with SANH_GUESTS_PER_HOUR above --clients (and SANH_GUEST_GRANT"
-                        " for big bets)"
-                    )
-                if response.status_code != 201:
-                    raise SystemExit(f"sanh loadtest: cannot create a guest: {response.text}")
-                token: str = response.json()["token"]
-                return token
 
-        tokens = await asyncio.gather(*(guest(i) for i in range(args.clients)))
+async def _create(
+    args: argparse.Namespace, bases: list[str], https: list[Any]
+) -> list[tuple[str, str, str]]:
+    http = https[0]
+    games = (await http.get("/api/games")).json()["games"]
+    info = next((g for g in games if g["id"] == args.game), None)
+    if info is None:
+        raise SystemExit(f"sanh loadtest: the hall has no game {args.game!r}")
+    seats = info["seats_max"] if not info["banked"] else min(info["seats_max"], 50)
+    if args.seats:
+        seats = max(info["seats_min"], min(args.seats, info["seats_max"]))
+    gate = asyncio.Semaphore(16)
+    run = uuid.uuid4().hex[:6]
 
-        async def table(start: int) -> str:
-            async with gate:
-                body = {"game": args.game, "stake": args.stake, "seats": seats}
-                headers = {"authorization": f"Bearer {tokens[start]}"}
-                created = await http.post("/api/tables", json=body, headers=headers)
-                if created.status_code != 201:
-                    raise SystemExit(f"sanh loadtest: cannot create a table: {created.text}")
-                table_id: str = created.json()["id"]
-                return table_id
+    async def guest(index: int) -> str:
+        async with gate:
+            # Names are unique in a hall: a run's guests are told apart from an earlier run's.
+            name = f"load{index} {run}"
+            node = https[index % len(https)]
+            response = await node.post("/api/guest", json={"name": name})
+            if response.status_code == 429:  # the hall's guests_per_hour
+                raise SystemExit(
+                    "sanh loadtest: the hall refuses more guests from this address: start"
+                    " it with SANH_GUESTS_PER_HOUR above --clients (and SANH_GUEST_GRANT"
+                    " for big bets)"
+                )
+            if response.status_code != 201:
+                raise SystemExit(f"sanh loadtest: cannot create a guest: {response.text}")
+            token: str = response.json()["token"]
+            return token
 
-        if _house_table_only(info):
-            ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
-            return ws_base, await _system_seats(http, args, tokens)
-        tables = await asyncio.gather(*(table(s) for s in range(0, args.clients, seats)))
-    ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
-    return ws_base, [(tokens[i], tables[i // seats]) for i in range(args.clients)]
+    tokens = await asyncio.gather(*(guest(i) for i in range(args.clients)))
+
+    async def table(number: int) -> tuple[str, str]:
+        async with gate:
+            body = {"game": args.game, "stake": args.stake, "seats": seats}
+            headers = {"authorization": f"Bearer {tokens[number * seats]}"}
+            node = number % len(https)
+            created = await https[node].post("/api/tables", json=body, headers=headers)
+            if created.status_code != 201:
+                raise SystemExit(f"sanh loadtest: cannot create a table: {created.text}")
+            table_id: str = created.json()["id"]
+            return table_id, _ws(bases[node])
+
+    if _house_table_only(info):
+        home = _ws(bases[0])  # a client sent on to the node that plays the table follows
+        return [(token, t, home) for token, t in await _system_seats(http, args, tokens)]
+    count = (args.clients + seats - 1) // seats
+    tables = await asyncio.gather(*(table(n) for n in range(count)))
+    return [(tokens[i], *tables[i // seats]) for i in range(args.clients)]
 
 
 def _house_table_only(info: dict[str, Any]) -> bool:
@@ -323,9 +404,12 @@ async def _play(plan: Plan, barrier: Any) -> Stats:
     window = _Window()
     rnd = random.Random(plan.seed)
     clients = [
-        _Client(plan.ws_url, token, table, stats, window, plan.think, random.Random(rnd.random()))
-        for token, table in plan.clients
+        _Client(home, token, table, stats, window, plan.think, random.Random(rnd.random()))
+        for token, table, home in plan.clients
     ]
+    for client in clients:
+        client.nodes = plan.nodes
+        client.reconnect = plan.reconnect
     gate = asyncio.Semaphore(64)
     tasks = [asyncio.create_task(c.run(gate)) for c in clients]
     # Wait until every client has connected (or failed), then for the other processes.
@@ -335,6 +419,8 @@ async def _play(plan: Plan, barrier: Any) -> Stats:
     window.start = time.monotonic() + plan.warmup
     window.end = window.start + plan.duration
     window.hands = plan.hands
+    if barrier is None:  # one process: SIGTERM ends the window early, with the report
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, window.done.set)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(window.done.wait(), plan.warmup + plan.duration)
     window.end = min(window.end, time.monotonic())
@@ -347,6 +433,7 @@ async def _play(plan: Plan, barrier: Any) -> Stats:
         client.abort()
     stats.connected = sum(1 for c in clients if c.connected)
     stats.playing = sum(1 for c in clients if c.answered)
+    stats.stranded = sum(1 for c in clients if c.lost_at is not None)
     return stats
 
 
@@ -376,6 +463,15 @@ class _Client:
         rnd: random.Random,
     ) -> None:
         self.url = f"{ws_url}/ws"
+        self.nodes: list[str] = [ws_url]
+        """Every node's ws base URL: after a lost connection the others are tried in turn."""
+        self.reconnect = False
+        self.lost = False
+        """The last connection was lost (the next welcome counts as a reconnection)."""
+        self.lost_at: float | None = None
+        """When the connection was lost (cleared by the table update on a new one)."""
+        self.moved_to: str | None = None
+        """Where a ``moved`` (or a table not there yet) sends this client next."""
         self.token = token
         self.table = table
         self.stats = stats
@@ -408,39 +504,97 @@ class _Client:
                 self.ws.transport.abort()
 
     async def run(self, gate: asyncio.Semaphore) -> None:
-        """Connect, sign in (a first ``hello`` frame), join, sit and play until cancelled."""
+        """Connect, sign in (a first ``hello`` frame), join, sit and play until cancelled;
+        follow ``moved`` to the node that plays the table, and with ``reconnect`` connect
+        again (to the next node) after a lost connection."""
         from msgspec.json import Decoder
+
+        decode = Decoder().decode
+        attempt = 0
+        while True:
+            try:
+                sat = await self._session(gate, decode)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a failed client is an error in the report, not a crash
+                self.ready.set()
+                sat = False
+                if not self.reconnect:
+                    prefix = "" if self.connected else "connect:"
+                    self.stats.error(f"{prefix}{type(exc).__name__}")
+                    return
+            if sat:
+                attempt = 0
+                continue  # moved: straight to the node named
+            if not self.reconnect:
+                return
+            attempt += 1
+            self.lost = True
+            if self.lost_at is None:
+                self.lost_at = time.monotonic()
+            self._forget_turn()
+            self.url = f"{self._next_node()}/ws"
+            await asyncio.sleep(min(2.0, 0.1 * attempt))
+
+    def _next_node(self) -> str:
+        """The node after the current one (a dead node is skipped on the next attempt)."""
+        current = self.url.removesuffix("/ws")
+        if current in self.nodes:
+            return self.nodes[(self.nodes.index(current) + 1) % len(self.nodes)]
+        return self.nodes[0]
+
+    def _forget_turn(self) -> None:
+        """Nothing is in flight on a connection that is gone."""
+        self.pending = None
+        self.answer = None
+        self.scheduled = None
+        self.moved_to = None
+
+    async def _session(self, gate: asyncio.Semaphore, decode: Any) -> bool:
+        """One connection: True when it ended on a ``moved`` (``self.url`` is the new node),
+        False when it was lost."""
         from websockets.asyncio.client import connect
 
         from sanh.server.protocol import PROTOCOL_VERSION
 
-        decode = Decoder().decode
         try:
             async with gate:
                 self.ws = await connect(
-                    self.url, max_size=2**22, compression=None, open_timeout=60, ping_interval=None
+                    self.url, max_size=2**22, compression=None, open_timeout=30, ping_interval=None
                 )
                 hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "token": self.token}
                 await self.ws.send(json.dumps(hello))
                 answer = decode(await asyncio.wait_for(self.ws.recv(), 60))
             if answer.get("type") != "welcome":
                 self.stats.error(f"hello:{answer.get('code', answer.get('type'))}")
-                return
-            self.connected = True
+                if not self.reconnect or not self.connected:
+                    self.reconnect = False
+                return False
+            if self.lost:
+                self.stats.reconnects += 1
+                self.lost = False
+            # joining takes the player's seat back (the table rebuilt elsewhere kept it)
             await self.ws.send(json.dumps({"type": "join", "table": self.table}))
-            await self.ws.send(json.dumps({"type": "sit", "table": self.table}))
-        except Exception as exc:  # a failed client is an error in the report, not a crash
-            self.stats.error(f"connect:{type(exc).__name__}")
-            return
+            if not self.connected:
+                await self.ws.send(json.dumps({"type": "sit", "table": self.table}))
+            self.connected = True
         finally:
             self.ready.set()
+        self.moved_to = None
         try:
             async for raw in self.ws:
                 await self._on_message(decode(raw))
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self.stats.error(type(exc).__name__)
+                if self.moved_to is not None:
+                    break
+        finally:
+            with contextlib.suppress(Exception):
+                self.ws.transport.abort()
+        if self.moved_to is not None:
+            moved = self.moved_to
+            self.url = moved if moved.endswith("/ws") else f"{moved}/ws"
+            self._forget_turn()
+            return True
+        return False
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -450,6 +604,9 @@ class _Client:
                 return
             self.view = view
             self.hand = int(message.get("hand", 0))
+            if self.lost_at is not None:
+                self.stats.outages.append(time.monotonic() - self.lost_at)
+                self.lost_at = None
             answer = self.answer
             if answer is not None and (self.hand, view["version"]) >= answer[0]:
                 self.answer = None
@@ -466,6 +623,21 @@ class _Client:
                 self.answer = (led_to, pending[2])
                 if self.view is not None:
                     await self._maybe_act(self.view)
+        elif kind == "moved":
+            self.stats.moved += 1
+            if self.lost_at is None and self.view is not None:
+                self.lost_at = time.monotonic()  # it was playing here: an outage begins
+            if message.get("url"):
+                self.moved_to = str(message["url"])
+            else:  # being taken over: ask the next node in a moment
+                await asyncio.sleep(0.2)
+                self.moved_to = f"{self._next_node()}/ws"
+        elif kind == "error" and message.get("code") == "no_such_table" and self.reconnect:
+            # the table's node died and no other has taken it over yet: ask again shortly
+            if self.lost_at is None:
+                self.lost_at = time.monotonic()
+            await asyncio.sleep(0.25)
+            self.moved_to = f"{self._next_node()}/ws"
         elif kind == "error":
             code = message.get("code", "?")
             self.stats.error(code)
