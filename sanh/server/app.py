@@ -103,6 +103,9 @@ def create_app(
         middleware=[Middleware(AccessLog, enabled=settings.access_log)],
     )
     hall = hall if hall is not None else Hall(settings, services.bank)
+    secret = getattr(services.accounts, "hall_secret", None)
+    if secret is not None:  # the ledger's accounts keep the key (a test double may not)
+        hall.resume_key = secret("resume")
     app.state.hall = hall
     app.state.cluster = cluster
     app.state.services = services

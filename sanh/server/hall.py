@@ -137,6 +137,9 @@ class Hall:
         self.metrics = Metrics()
         self.chat_limiter = ChatLimiter(self.clock)
         """Every player's chat rate, over the lobby and every table (sanh/server/chat.py)."""
+        self.resume_key: bytes = secrets.token_bytes(32)
+        """The seats' resume-token key: the hall's kept one (``create_app`` reads it from the
+        database), so a table rebuilt elsewhere keeps its players' tokens."""
         self.lobby_chat = LobbyChat()
         self.log_writer = LogWriter(bank)
         """One group commit of event logs for every table."""
@@ -266,6 +269,7 @@ class Hall:
             clock=self.clock,
         )
         actor.chat_limiter = self.chat_limiter
+        actor.resume_key = self.resume_key
         self.tables[table_id] = actor
         if save:
             self.bank.save_table(table_id, actor.spec_json())

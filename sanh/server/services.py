@@ -172,6 +172,12 @@ class Bank(Protocol):
         """Players with a stake at the table."""
         ...
 
+    def last_lineup(self, table: str) -> list[tuple[int, str]]:
+        """(table seat, player id) of everyone dealt into the table's last hand (its opening
+        event, and the players who sat in during it): the seats a table rebuilt between hands
+        keeps for its players to come back to."""
+        ...
+
     def player_info(self, player_id: str) -> PlayerInfo:
         """A player or bot by id."""
         ...

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
@@ -78,6 +79,7 @@ from sanh.server.table_types import (
     LogWriter,
     SeatSlot,
     TableSpec,
+    resume_token,
 )
 
 __all__ = [
@@ -137,6 +139,8 @@ class TableActor:
         self.bot_rng: Rng = rng_factory(f"{table_id}/bots") if rng_factory else BotRng()
         self.on_hand_end = on_hand_end
         self.log_writer = log_writer or LogWriter(bank)
+        self.resume_key: bytes = secrets.token_bytes(32)
+        """What the seats' resume tokens are made with (the hall gives its kept key)."""
         # ----- the table's facts (the collaborators read and change them) -----
         self.seats: list[SeatSlot | None] = [None] * spec.seats
         self.watchers: dict[int, Connection] = {}
@@ -230,6 +234,7 @@ class TableActor:
             if self.state is not None:
                 self.submit(c.ResumeHand())
             else:
+                self.timers.reschedule()  # seats kept for players away (their graces)
                 self.timers.schedule_start()
 
     async def stop(self) -> None:
@@ -381,6 +386,10 @@ class TableActor:
     @chat_limiter.setter
     def chat_limiter(self, limiter: ChatLimiter) -> None:
         self.chat.limiter = limiter
+
+    def resume_token(self, seat: int, player: str) -> str:
+        """The resume token of ``player`` at ``seat`` (the same on every node of the hall)."""
+        return resume_token(self.resume_key, self.id, seat, player)
 
     def add_bots(self, count: int) -> None:
         """Fill up to ``count`` empty seats with bots."""

@@ -16,7 +16,6 @@ A seat restored after a restart counts as away from the hand's resumption
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import TYPE_CHECKING, Any
 
 from sanh.cards.rng import ProvablyFairRng
@@ -80,6 +79,8 @@ class Recovery:
         if t.state is None:
             t.carry = self._last_carry()
             t.carry_players = t.bank.last_settled_players(t.id)
+            if t.spec.tournament is None:
+                seated |= self._keep_seats()
         self.seat_entrants()
         for index in list(t.spec.bots):
             if 0 <= index < len(t.seats) and t.seats[index] is None:
@@ -140,7 +141,7 @@ class Recovery:
             human = bot is None
             t.seats[table_seat] = SeatSlot(
                 info,
-                secrets.token_urlsafe(24),
+                t.resume_token(table_seat, player_id),
                 bot=bot,
                 ready=True,
                 restored=human,
@@ -149,6 +150,37 @@ class Recovery:
             )
             seated.add(player_id)
         return seated
+
+    def _keep_seats(self) -> set[str]:
+        """Rebuilt between hands (on another node, or after a restart): the last hand's
+        players keep their seats for the reconnection grace. Such a seat is dealt nothing
+        until its player comes back (``join`` or ``resume``: it is not ``present``), and goes
+        when the grace ends without them (a Tẩy seat with its stake, cashed out then)."""
+        t = self.t
+        now = t.clock.now()
+        grace = t.settings.scaled(t.settings.reconnect_grace)
+        kept: set[str] = set()
+        for seat, player_id in t.bank.last_lineup(t.id):
+            if not 0 <= seat < len(t.seats) or t.seats[seat] is not None or player_id in kept:
+                continue
+            if seat in t.spec.bots:
+                continue  # the table's bots come back from its spec
+            info = t.bank.player_info(player_id)
+            if info.bot:
+                continue
+            if t.staked and t.bank.table_stake(t.id, player_id) <= 0:
+                continue
+            t.seats[seat] = SeatSlot(
+                info,
+                t.resume_token(seat, player_id),
+                ready=True,
+                restored=True,
+                connected=False,
+                dropped_at=now,
+                away_deadline=now + grace,
+            )
+            kept.add(player_id)
+        return kept
 
     def seat_entrants(self) -> None:
         """A tournament's table: seat each entrant with chips left where the tournament put
@@ -167,7 +199,7 @@ class Recovery:
             bot = t.bots.new_bot() if info.bot else None
             t.seats[index] = SeatSlot(
                 info,
-                secrets.token_urlsafe(24),
+                t.resume_token(index, player_id),
                 bot=bot,
                 ready=True,
                 connected=bot is not None,
@@ -204,6 +236,7 @@ class Recovery:
         if t.state is not None:
             self.resume_hand()
         else:
+            t.timers.reschedule()  # the kept seats' graces
             t.timers.schedule_start()
 
     def resume_hand(self) -> None:

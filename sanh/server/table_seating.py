@@ -121,7 +121,7 @@ class Seating:
         seat = self._free_seat(conn, wanted)
         if seat is None or not self._can_afford(conn):
             return
-        slot = SeatSlot(conn.player, secrets.token_urlsafe(24))
+        slot = SeatSlot(conn.player, t.resume_token(seat, conn.player.id))
         t.seats[seat] = slot
         self._watch(conn)
         if t.spec.host is None and not t.player_banked and not t.spec.system:

@@ -7,7 +7,10 @@ Shared by the table actor (:mod:`sanh.server.table`) and its collaborators
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import random
 import secrets
 import time
@@ -76,6 +79,15 @@ class Connection:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.outbox.put_nowait(None)
+
+
+def resume_token(key: bytes, table: str, seat: int, player: str) -> str:
+    """The resume token of ``player`` at ``seat`` of ``table``: a MAC under the hall's key
+    (:meth:`WalletServices.hall_secret`), so a table rebuilt by another node of the cluster,
+    or after a restart, gives its players the tokens they hold already."""
+    message = f"resume\0{table}\0{seat}\0{player}".encode()
+    digest = hmac.new(key, message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 @dataclass(slots=True)

@@ -412,6 +412,10 @@ class ChipBank:
         """The hall's."""
         return self.hall_bank.recent_records(table, limit)
 
+    def last_lineup(self, table: str) -> list[tuple[int, str]]:
+        """The hall's."""
+        return self.hall_bank.last_lineup(table)
+
     def last_settled_players(self, table: str) -> list[str | None] | None:
         """The hall's."""
         return self.hall_bank.last_settled_players(table)

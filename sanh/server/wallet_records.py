@@ -150,6 +150,18 @@ class TableRecords:
         players = json.loads(rows[0][0])
         return [p if isinstance(p, str) else None for p in players]
 
+    def last_lineup(self, table: str) -> list[tuple[int, str]]:
+        """(table seat, player id) of the last hand's players (opening event and sit-ins)."""
+        hand = self.last_hand(table)
+        if hand == 0:
+            return []
+        events = self._events(table, hand)
+        if not events or "seats" not in events[0]:
+            return []
+        lineup = list(zip(events[0]["seats"], events[0]["players"], strict=True))
+        lineup += [(e["seat"], e["player"]) for e in events if e.get("kind") == "join"]
+        return [(int(seat), str(player)) for seat, player in lineup if player is not None]
+
     def stakes_at(self, table: str) -> list[str]:
         """Players with gold in a stake account of this table."""
         prefix = stake_account(table, 0)[: -len("0")]

@@ -80,6 +80,7 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS hand_chat ("
     " hand_id TEXT NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL,"
     " PRIMARY KEY (hand_id, seq))",
+    "CREATE TABLE IF NOT EXISTS hall_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
 )
 
 _TOKEN_HASHER = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
@@ -123,6 +124,21 @@ class WalletServices:
 
         self.ledger.store.run_write(work)
         self.players.backfill_name_keys()
+
+    def hall_secret(self, name: str) -> bytes:
+        """A random 256-bit key of the hall's, made once and kept in the database, so every
+        process of the hall (each node of a cluster, the next start) reads the same one."""
+        fresh = secrets.token_hex(32)
+
+        def work(tx: StoreTx) -> str:
+            tx.execute(
+                "INSERT INTO hall_secrets (name, value) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                (name, fresh),
+            )
+            rows = tx.execute("SELECT value FROM hall_secrets WHERE name = ?", (name,))
+            return str(rows[0][0])
+
+        return bytes.fromhex(self.ledger.store.run_write(work))
 
     # ----- sessions and accounts --------------------------------------------------------------
     def _info(self, player_id: int) -> PlayerInfo:

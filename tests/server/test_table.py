@@ -680,6 +680,47 @@ def test_a_restored_hand_nobody_comes_back_to_ends_within_a_turn_timer() -> None
     _run(body, clock=clock, timer_scale=1.0, between_hands=5)
 
 
+def test_a_table_rebuilt_between_hands_keeps_its_players_seats_until_they_come_back() -> None:
+    """Rebuilt between hands (another node took the table over, or the hall restarted), the
+    last hand's players keep their seats and resume tokens (made with the hall's key kept in
+    the database); no seat is dealt until its player comes back, one who comes back plays on,
+    and one who does not loses the seat when the reconnection grace ends."""
+    clock = ManualClock()
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        hall.resume_key = services.hall_secret("resume")
+        actor, first, _ = await _finished_lieng_hand(services, hall)
+        await _until(lambda: actor.state is None)
+        seats = {i: (s.player.id, s.resume_token) for i, s in enumerate(actor.seats) if s}
+        assert len(seats) == 2
+        await actor.stop()
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
+        rebuilt.resume_key = services.hall_secret("resume")  # the same key, read again
+        assert rebuilt.recover() == "clean"
+        assert {i: (s.player.id, s.resume_token) for i, s in enumerate(rebuilt.seats) if s} == (
+            seats
+        )
+        assert all(s is not None and s.restored and not s.present for s in rebuilt.seats)
+        assert rebuilt.seating.ready_seats() == []  # nobody is dealt in while away
+        hall.tables[actor.id] = rebuilt
+        rebuilt.start()
+        await settle(hall)
+        assert rebuilt.state is None and rebuilt.hand == actor.hand
+        first.drain()
+        token = seats[rebuilt.seat_of(first.info.id)][1]
+        await rebuilt.call("resume", first.conn, token)  # the token held from before works
+        mine = rebuilt.seats[rebuilt.seat_of(first.info.id)]
+        assert mine is not None and mine.present
+        grace = hall.settings.scaled(hall.settings.reconnect_grace)
+        await advance_to(clock, hall, clock.now() + grace + 1e-6)
+        assert [s.player.id for s in rebuilt.seats if s] == [first.info.id]  # the other went
+        assert rebuilt.hands_completed == 0 and rebuilt.state is None
+
+    _run(body, clock=clock, timer_scale=0.01, between_hands=1_000)
+
+
 # ----- holds ---------------------------------------------------------------------------------
 def _move_gold(services: WalletServices, source: Seat, target: Seat, amount: int) -> None:
     result = services.ledger.transfer(
