@@ -13,20 +13,24 @@ import functools
 import gc
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
 import uuid
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
 from sanh.cluster.leases import ensure_schema
 from sanh.ledger.store import open_store
 from sanh.server.wallet_services import WalletServices
 from tests.ledger.conftest import drop_schema, require_postgres
+from tests.server.conftest import HallProcess, free_port
 
 REDIS_DEFAULT = "redis://127.0.0.1:6379/0"
 
@@ -158,3 +162,50 @@ def _collect_dropped_transports() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
         gc.collect()
+
+
+LEASE_TTL = 3.0
+"""Seconds; long enough that a node starved of CPU by the tests beside it (xdist, a browser
+starting) still renews in time, short enough that a failover takes a few seconds."""
+
+
+class Node(HallProcess):
+    """A ``sanh serve --node`` process of a test's cluster."""
+
+    name: str = ""
+    pg_url: str = ""
+
+    @property
+    def db_url(self) -> str:
+        return self.pg_url
+
+    def get(self, path: str) -> Any:
+        return httpx.get(f"{self.url}{path}", timeout=10).json()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Callable[..., Node]]:
+    """Start nodes of one private cluster: ``start(name, system_tables, ttl=, port=)`` (a node
+    started again after a kill takes its old port, under a new name)."""
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    nodes: list[Node] = []
+
+    def start(
+        name: str, system_tables: bool = False, ttl: float = LEASE_TTL, port: int = 0
+    ) -> Node:
+        log = tmp_path / f"{name}.log"
+        node = Node(tmp_path / f"{name}.db", port or free_port(), 0.05, log=log)
+        node.name, node.pg_url = name, pg_url
+        node.extra = ["--node", name, "--redis", redis_url, "--cluster-prefix", prefix]
+        node.extra += ["--lease-ttl", str(ttl)]
+        nodes.append(node)
+        node.start(system_tables=system_tables)
+        return node
+
+    try:
+        yield start
+    finally:
+        for node in nodes:
+            if node.process is not None and node.process.poll() is None:
+                os.kill(node.process.pid, signal.SIGCONT)
+            node.stop()

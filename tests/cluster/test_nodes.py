@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,52 +25,11 @@ import httpx
 import pytest
 
 from sanh.ledger.store import open_store
+from tests.cluster.conftest import LEASE_TTL, Node
 from tests.hall_env import TEST_HALL_ENV
-from tests.server.conftest import Client, HallProcess, free_port
+from tests.server.conftest import Client, free_port
 
 pytestmark = pytest.mark.postgres
-
-LEASE_TTL = 3.0
-"""Seconds; long enough that a node starved of CPU by the tests beside it (xdist, a browser
-starting) still renews in time, short enough that a failover takes a few seconds."""
-
-
-class Node(HallProcess):
-    """A ``sanh serve --node`` process of a test's cluster."""
-
-    name: str = ""
-    pg_url: str = ""
-
-    @property
-    def db_url(self) -> str:
-        return self.pg_url
-
-    def get(self, path: str) -> Any:
-        return httpx.get(f"{self.url}{path}", timeout=10).json()
-
-
-@pytest.fixture
-def cluster(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Callable[[str, bool], Node]]:
-    """Start nodes of one private cluster: ``start(name, system_tables)``."""
-    prefix = f"test-{uuid.uuid4().hex[:10]}"
-    nodes: list[Node] = []
-
-    def start(name: str, system_tables: bool = False) -> Node:
-        node = Node(tmp_path / f"{name}.db", free_port(), 0.05, log=tmp_path / f"{name}.log")
-        node.name, node.pg_url = name, pg_url
-        node.extra = ["--node", name, "--redis", redis_url, "--cluster-prefix", prefix]
-        node.extra += ["--lease-ttl", str(LEASE_TTL)]
-        nodes.append(node)
-        node.start(system_tables=system_tables)
-        return node
-
-    try:
-        yield start
-    finally:
-        for node in nodes:
-            if node.process is not None and node.process.poll() is None:
-                os.kill(node.process.pid, signal.SIGCONT)
-            node.stop()
 
 
 def wait_for(what: str, check: Callable[[], Any], timeout: float = 60) -> Any:
@@ -187,7 +146,7 @@ def test_a_cluster_without_postgres_or_redis_says_so_in_one_line(
 
 
 def test_nodes_share_the_lobby_redirect_a_client_and_take_a_dead_nodes_tables_over(
-    cluster: Callable[[str, bool], Node], pg_url: str
+    cluster: Callable[..., Node], pg_url: str
 ) -> None:
     a = cluster("node-a", True)
     b = cluster("node-b", False)
@@ -258,7 +217,7 @@ def test_nodes_share_the_lobby_redirect_a_client_and_take_a_dead_nodes_tables_ov
 
 
 def test_a_frozen_node_loses_its_tables_and_never_writes_for_them_again(
-    cluster: Callable[[str, bool], Node], pg_url: str, tmp_path: Path
+    cluster: Callable[..., Node], pg_url: str, tmp_path: Path
 ) -> None:
     a = cluster("node-a", True)
     b = cluster("node-b", False)
@@ -284,7 +243,7 @@ def test_a_frozen_node_loses_its_tables_and_never_writes_for_them_again(
 
 
 def test_a_node_stopped_gracefully_hands_its_tables_over_at_once(
-    cluster: Callable[[str, bool], Node], pg_url: str
+    cluster: Callable[..., Node], pg_url: str
 ) -> None:
     a = cluster("node-a", True)
     b = cluster("node-b", False)
