@@ -48,7 +48,7 @@ from typing import Any, Protocol
 
 from sanh.errors import SanhError
 from sanh.ledger.model import TxHandle
-from sanh.ledger.store import LedgerStore, StoreTx
+from sanh.ledger.store import LedgerStore, PostgresStore, StoreTx
 
 log = logging.getLogger("sanh.cluster.leases")
 
@@ -270,8 +270,13 @@ class Leases:
         self.ttl_ms = ttl_ms
         # A process paused inside one of these transactions (holding a lease row) must not
         # hold a steal up for longer than a lease lasts: the server ends such a session.
-        with store.write() as tx:
-            tx.execute(f"SET idle_in_transaction_session_timeout = {max(ttl_ms, 100)}")
+        # (A session setting: applied again on the store's every new connection.)
+        setting = f"SET idle_in_transaction_session_timeout = {max(ttl_ms, 100)}"
+        if isinstance(store, PostgresStore):
+            store.on_connect(setting)
+        else:
+            with store.write() as tx:
+                tx.execute(setting)
 
     def acquire(self, table: str) -> Lease | None:
         """Take ``table``'s lease if it is free, released or expired (a new token); else

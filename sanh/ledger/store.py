@@ -24,19 +24,21 @@ Database URLs (:func:`open_store`):
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
 import urllib.parse
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, ClassVar, TypeVar
 
 from sanh.errors import LedgerError
 from sanh.ledger.migrations import MIGRATIONS
 
 __all__ = [
+    "CommitInDoubt",
     "DEFAULT_URL_FALLBACK",
     "LedgerStore",
     "PostgresStore",
@@ -48,6 +50,13 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+log = logging.getLogger("sanh.ledger.store")
+
+
+class CommitInDoubt(RuntimeError):
+    """The connection was lost while a commit was on its way: it may or may not have
+    committed, so the write is not retried (the caller decides, e.g. by reading back)."""
 
 DEFAULT_URL_FALLBACK = "sqlite:///sanh.db"
 """The database used when neither ``--db`` nor ``$SANH_DB`` is given."""
@@ -148,8 +157,12 @@ class LedgerStore(ABC):
             except Exception as error:
                 if not self.is_retryable(error) or attempt == _RETRIES - 1:
                     raise
-                time.sleep(0.001 * (attempt + 1))
+                time.sleep(self.retry_delay(error, attempt))
         raise AssertionError("unreachable")
+
+    def retry_delay(self, error: BaseException, attempt: int) -> float:
+        """Seconds to wait before retrying a write that failed with ``error``."""
+        return 0.001 * (attempt + 1)
 
     def migrate(self) -> list[int]:
         """Apply the pending migrations, each in its own transaction; return their versions."""
@@ -359,10 +372,44 @@ class PostgresStore(LedgerStore):
         options = "-c random_page_cost=1.1 -c plan_cache_mode=force_custom_plan"
         if schema:
             options += f" -c search_path={schema}"
-        conninfo = psycopg.conninfo.make_conninfo(conninfo, options=options)
-        self._connection = psycopg.connect(conninfo, autocommit=False)
+        self._conninfo = psycopg.conninfo.make_conninfo(conninfo, options=options)
+        self._session: list[str] = []
+        """Session settings, applied again on every new connection (:meth:`on_connect`)."""
+        self.reconnects = 0
+        """New connections after a lost one (a cut, a server restart)."""
+        self._connection = psycopg.connect(self._conninfo, autocommit=False)
         if schema:
             self._ensure_schema(schema)
+
+    def on_connect(self, statement: str) -> None:
+        """Run a session setting (``SET ...``) now and on every new connection."""
+        self._session.append(statement)
+        self._connection.execute(statement)
+        self._connection.commit()
+
+    def _lost(self) -> bool:
+        """The connection broke (one closed on purpose by :meth:`close` stays closed)."""
+        return bool(self._connection.broken)
+
+    def _live(self) -> Any:
+        """The connection, a new one if the last was lost (its settings applied again).
+
+        :raises psycopg.OperationalError: if the server cannot be reached (retryable).
+        """
+        if not self._lost():
+            return self._connection
+        import psycopg
+
+        connection = psycopg.connect(self._conninfo, autocommit=False)
+        for statement in self._session:
+            connection.execute(statement)
+        connection.commit()
+        with suppress(Exception):
+            self._connection.close()
+        self._connection = connection
+        self.reconnects += 1
+        log.warning("postgresql: connected again after a lost connection (%d)", self.reconnects)
+        return connection
 
     def _ensure_schema(self, schema: str) -> None:
         with self._connection.cursor() as cursor:
@@ -380,32 +427,65 @@ class PostgresStore(LedgerStore):
 
     @contextmanager
     def write(self) -> Iterator[StoreTx]:
-        """A READ COMMITTED transaction (row locks do the isolation)."""
-        connection = self._connection
+        """A READ COMMITTED transaction (row locks do the isolation).
+
+        A connection lost before the commit (the server ended it, restarted, or the network
+        was cut) fails the transaction with ``psycopg.OperationalError``, which
+        :meth:`run_write` retries on a new connection: nothing was committed. Lost *during*
+        the commit, nobody can say whether it committed: :class:`CommitInDoubt`, not retried.
+        """
+        import psycopg
+
+        connection = self._live()
         try:
             yield _PostgresTx(connection)
         except BaseException:
-            connection.rollback()
+            if not self._lost():  # a lost connection rolled the transaction back itself
+                connection.rollback()
             raise
-        connection.commit()
+        try:
+            connection.commit()
+        except psycopg.OperationalError as error:
+            if self._lost():
+                raise CommitInDoubt(f"the connection was lost during a commit: {error}") from error
+            raise
 
     @contextmanager
     def read(self) -> Iterator[StoreTx]:
-        """A REPEATABLE READ, READ ONLY transaction: one snapshot for all its reads."""
-        connection = self._connection
-        connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        """A REPEATABLE READ, READ ONLY transaction: one snapshot for all its reads (on a new
+        connection if the last one was lost, found when this snapshot begins)."""
+        import psycopg
+
+        connection = self._live()
+        try:
+            connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        except psycopg.OperationalError:
+            if not self._lost():
+                raise
+            connection = self._live()
+            connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         try:
             yield _PostgresTx(connection)
         finally:
-            connection.rollback()
+            if not self._lost():
+                connection.rollback()
 
     def is_retryable(self, error: BaseException) -> bool:
-        """Unique violations, deadlocks and serialization failures between writers."""
+        """Unique violations, deadlocks and serialization failures between writers, and a
+        connection lost before the commit (or not to be had yet)."""
+        import psycopg
         from psycopg import errors
 
+        if isinstance(error, psycopg.OperationalError) and self._lost():
+            return True
         return isinstance(
             error, errors.UniqueViolation | errors.DeadlockDetected | errors.SerializationFailure
         )
+
+    def retry_delay(self, error: BaseException, attempt: int) -> float:
+        if self._lost():  # a new connection: give a restarting server time
+            return min(0.05 * 2.0**attempt, 0.5)
+        return super().retry_delay(error, attempt)
 
     def close(self) -> None:
         """Close the connection."""
