@@ -67,12 +67,16 @@ class Seating:
         conn.tables.discard(self.t.id)
 
     def _reclaim(self, seat: int) -> None:
-        slot = self.t.seats[seat]
+        t = self.t
+        slot = t.seats[seat]
         assert slot is not None
         slot.connected = True
         slot.restored = False
         slot.away_deadline = None
         slot.dropped_at = None
+        # A seat kept between hands (a table rebuilt on another node) is dealt in again: the
+        # pause's deal may have found too few players back and is not due again by itself.
+        t.timers.schedule_start()
 
     def resume(self, conn: Connection, token: str) -> None:
         """``resume``: take back the seat whose resume token this is."""

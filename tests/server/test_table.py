@@ -721,6 +721,38 @@ def test_a_table_rebuilt_between_hands_keeps_its_players_seats_until_they_come_b
     _run(body, clock=clock, timer_scale=0.01, between_hands=1_000)
 
 
+def test_players_back_at_a_rebuilt_table_after_its_pause_are_dealt_the_next_hand() -> None:
+    """The rebuilt table's pause ran out before anyone was back (no hand: nobody present); the
+    players who come back afterwards are dealt in after one more pause, not left waiting."""
+    clock = ManualClock()
+
+    async def body(services: WalletServices, hall: Hall) -> None:
+        hall.resume_key = services.hall_secret("resume")
+        players = [Seat(services, f"p{i}") for i in range(2)]
+        actor = _table(hall, "lieng", 2, players[0])
+        await _sit(actor, *players)
+        await _until(lambda: actor.hands_completed >= 1 and actor.state is None)
+        tokens = {s.player.id: s.resume_token for s in actor.seats if s}
+        await actor.stop()
+        rebuilt = TableActor(
+            actor.id, actor.spec, bank=services.bank, settings=hall.settings, clock=hall.clock
+        )
+        rebuilt.resume_key = hall.resume_key
+        assert rebuilt.recover() == "clean"
+        hall.tables[actor.id] = rebuilt
+        rebuilt.start()
+        pause = hall.settings.scaled(hall.settings.between_hands)
+        await advance_to(clock, hall, clock.now() + pause + 1e-6)  # its deal: nobody back
+        assert rebuilt.state is None and rebuilt.hand == actor.hand
+        for seat in players:
+            await rebuilt.call("resume", seat.conn, tokens[seat.info.id])
+        await advance_to(clock, hall, clock.now() + pause + 1e-6)
+        assert rebuilt.state is not None and rebuilt.hand == actor.hand + 1
+        assert len(rebuilt.seats) == 2 and all(s is not None and s.present for s in rebuilt.seats)
+
+    _run(body, clock=clock, timer_scale=0.01, between_hands=1_000, reconnect_grace=5_000)
+
+
 # ----- holds ---------------------------------------------------------------------------------
 def _move_gold(services: WalletServices, source: Seat, target: Seat, amount: int) -> None:
     result = services.ledger.transfer(
