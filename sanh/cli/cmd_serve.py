@@ -15,6 +15,7 @@ write for it.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import gc
 import json
@@ -65,6 +66,13 @@ def register(sub: Any) -> None:
     )
     cluster.add_argument(
         "--lease-ttl", type=float, default=5.0, help="seconds a table lease lasts (default 5)"
+    )
+    cluster.add_argument(
+        "--drain-timeout",
+        type=float,
+        default=60.0,
+        help="on SIGTERM, seconds a node waits for its hands under way to end (dealing no new"
+        " one) before it hands its tables over; 0 hands them over at once (default 60)",
     )
     parser.add_argument(
         "--set",
@@ -249,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
                 ws_per_message_deflate=settings.ws_compression,
                 backlog=4096,
             )
-            server = uvicorn.Server(config)
+            server = _server(config, node, args.drain_timeout)
             where = f"[{settings.host}]" if ":" in settings.host else settings.host
             print(f"sanh: the hall is on http://{where}:{port}", file=sys.stderr, flush=True)
             server.run(sockets=[sock])
@@ -257,6 +265,39 @@ def run(args: argparse.Namespace) -> int:
             sock.close()
             services.close()
     return 0 if server.started else EXIT_FAILED
+
+
+def _server(config: Any, node: Any, drain_timeout: float) -> Any:
+    """uvicorn's server; a cluster node's drains on the first SIGTERM or SIGINT.
+
+    Draining: the node deals no new hand, hands each table over as soon as its hand under
+    way has ended (the others take them over from the log, between hands), and exits when it
+    holds none, or after ``drain_timeout`` seconds (the rest handed over mid-hand). Another
+    signal meanwhile exits at once, as without a drain."""
+    import uvicorn
+
+    class DrainingServer(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            loop = getattr(node, "_loop", None)
+            if node is None or loop is None or self.draining or self.should_exit:
+                super().handle_exit(sig, frame)
+                return
+            self.draining = True
+            self._captured_signals.append(sig)  # re-raised after the shutdown, as uvicorn does
+            loop.call_soon_threadsafe(self._drain)
+
+        def _drain(self) -> None:
+            async def drain() -> None:
+                try:
+                    await node.drain(drain_timeout)
+                finally:
+                    self.should_exit = True
+
+            self._drainer = asyncio.ensure_future(drain())
+
+    return DrainingServer(config)
 
 
 def _cluster_unfit(db: str, args: argparse.Namespace) -> str | None:
@@ -272,6 +313,8 @@ def _cluster_unfit(db: str, args: argparse.Namespace) -> str | None:
         return "--lease-ttl must be at least 0.3 seconds"
     if args.workers < 0 or args.workers > 64:
         return "--workers must be between 1 and 64"
+    if not 0 <= args.drain_timeout <= 3600:
+        return "--drain-timeout must be between 0 and 3600 seconds"
     import redis
 
     try:
@@ -359,7 +402,7 @@ def _supervise(args: argparse.Namespace, host: str, port: int) -> int:
             child.send_signal(signal.SIGTERM)
     for child in children.values():
         with contextlib.suppress(subprocess.TimeoutExpired):
-            child.wait(30)
+            child.wait(args.drain_timeout + 30)  # a worker drains its hands first
         if child.poll() is None:
             child.kill()
     return 0

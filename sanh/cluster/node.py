@@ -32,6 +32,7 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from sanh.cluster.bus import Bus
@@ -119,6 +120,8 @@ class ClusterNode:
         """Tables this node took over from another (failover)."""
         self.dropped = 0
         """Tables this node lost to another."""
+        self.draining = False
+        """Leaving (:meth:`drain`): no new hands, no takeovers."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stopping: set[asyncio.Task[None]] = set()
@@ -172,6 +175,57 @@ class ClusterNode:
         with contextlib.suppress(Exception):
             self.store.close()
         log.info("cluster node %s left", self.name, extra={"node": self.name})
+
+    async def drain(self, timeout_s: float) -> int:
+        """A graceful stop's first step: deal no new hand here, and hand each table over as
+        soon as it has no hand under way (at once for one between hands, or not yet rebuilt);
+        after ``timeout_s`` the rest go mid-hand, rebuilt by their next owner as after a kill.
+        Nothing is taken over meanwhile. A tournament's table stays to the end (no other node
+        takes a Sit & Go's table over: docs/SCALING.md). Returns how many were handed over."""
+        self.draining = True
+        deadline = time.monotonic() + timeout_s
+        handed = 0
+        log.info("cluster node %s drains", self.name, extra={"node": self.name})
+        while True:
+            late = time.monotonic() >= deadline
+            left = 0
+            for table_id, actor in list(self.hall.tables.items()):
+                if actor.spec.tournament is not None:
+                    continue
+                actor.draining = True
+                if actor.state is None or actor.recovering or late:
+                    await self.hand_over(table_id)
+                    handed += 1
+                else:
+                    left += 1
+            if not left:
+                break
+            await asyncio.sleep(0.1)
+        log.info(
+            "cluster node %s drained",
+            self.name,
+            extra={"node": self.name, "handed_over": handed, "late": late},
+        )
+        return handed
+
+    async def hand_over(self, table: str) -> None:
+        """Stop playing ``table`` and give its lease up at once (after its writes), so that
+        another node takes it over at its next pass; its watchers are told to go (``moved``
+        without a node: they reconnect and are sent on to the new owner)."""
+        from sanh.server import protocol as p
+
+        actor = self.hall.tables.pop(table, None)
+        if actor is not None:
+            await actor.stop()
+        self._forget_hands(table)
+        await asyncio.to_thread(self.keeper.release, table)
+        if table in self.published:
+            del self.published[table]
+            await self.bus.remove(table)
+        await self.bus.release_route(table)
+        if actor is not None:
+            for conn in list(actor.watchers.values()):
+                conn.send(p.Moved(table=table, node=None, url=None))
 
     # ----- the hall's placement ----------------------------------------------------------------
     def claim(self, table: str) -> bool:
@@ -265,6 +319,8 @@ class ClusterNode:
                 entry["invite"] = invite_key(actor.spec.invite_code)
             current[table_id] = entry
         for table_id, entry in current.items():
+            if table_id not in self.hall.tables:
+                continue  # handed over while this pass awaited Redis
             if self.published.get(table_id) != entry:
                 await self.bus.upsert(table_id, entry)
             if table_id not in self.bus.routes:
@@ -272,7 +328,7 @@ class ClusterNode:
         for table_id in set(self.published) - set(current):
             await self.bus.remove(table_id)
             await self.bus.release_route(table_id)
-        self.published = current
+        self.published = {t: e for t, e in current.items() if t in self.hall.tables}
         for table_id in [t for t in self.keeper.held if t not in self.hall.tables]:
             # closed here (or never opened after its claim): let it go
             await asyncio.to_thread(self.keeper.release, table_id)
@@ -293,6 +349,8 @@ class ClusterNode:
         from sanh.server.hall import TableElsewhere
         from sanh.server.table import TableSpec
 
+        if self.draining:
+            return []  # leaving: the others take tables over, this node takes none
         rows = await asyncio.to_thread(self._orphans)
         taken = []
         for table_id, data in rows:

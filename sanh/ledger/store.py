@@ -38,8 +38,8 @@ from sanh.errors import LedgerError
 from sanh.ledger.migrations import MIGRATIONS
 
 __all__ = [
-    "CommitInDoubt",
     "DEFAULT_URL_FALLBACK",
+    "CommitInDoubt",
     "LedgerStore",
     "PostgresStore",
     "SqliteStore",
@@ -57,6 +57,7 @@ log = logging.getLogger("sanh.ledger.store")
 class CommitInDoubt(RuntimeError):
     """The connection was lost while a commit was on its way: it may or may not have
     committed, so the write is not retried (the caller decides, e.g. by reading back)."""
+
 
 DEFAULT_URL_FALLBACK = "sqlite:///sanh.db"
 """The database used when neither ``--db`` nor ``$SANH_DB`` is given."""

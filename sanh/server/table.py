@@ -141,6 +141,8 @@ class TableActor:
         self.log_writer = log_writer or LogWriter(bank)
         self.resume_key: bytes = secrets.token_bytes(32)
         """What the seats' resume tokens are made with (the hall gives its kept key)."""
+        self.draining = False
+        """Deal no new hand: the node is handing this table over (a graceful stop drains)."""
         # ----- the table's facts (the collaborators read and change them) -----
         self.seats: list[SeatSlot | None] = [None] * spec.seats
         self.watchers: dict[int, Connection] = {}

@@ -68,7 +68,7 @@ class HandRunner:
         """The pause is over: open a hand if the seats allow one (:class:`HandOpener`)."""
         t = self.t
         t.timers.started()
-        if t.state is not None:
+        if t.state is not None or t.draining:
             return
         opened = self.opener.open()
         if opened is None:

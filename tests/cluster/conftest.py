@@ -185,10 +185,11 @@ class Node(HallProcess):
 
 @pytest.fixture
 def cluster(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Callable[..., Node]]:
-    """Start nodes of one private cluster: ``start(name, system_tables, ttl=, port=, redis=)``
-    (a node started again after a kill takes its old port, under a new name; ``redis`` another
-    server than the shared one). A node's PostgreSQL sessions are named ``{prefix}-{name}``
-    (``application_name``), so a test can cut them."""
+    """Start nodes of one private cluster: ``start(name, system_tables, ttl=, port=, redis=,
+    drain=)`` (a node started again after a kill takes its old port, under a new name; ``redis``
+    another server than the shared one; ``drain`` its ``--drain-timeout``, 0 by default: a
+    stopped node hands its tables over at once). A node's PostgreSQL sessions are named
+    ``{prefix}-{name}`` (``application_name``), so a test can cut them."""
     prefix = f"test-{uuid.uuid4().hex[:10]}"
     nodes: list[Node] = []
 
@@ -198,13 +199,14 @@ def cluster(tmp_path: Path, pg_url: str, redis_url: str) -> Iterator[Callable[..
         ttl: float = LEASE_TTL,
         port: int = 0,
         redis: str | None = None,
+        drain: float = 0.0,
     ) -> Node:
         log = tmp_path / f"{name}.log"
         node = Node(tmp_path / f"{name}.db", port or free_port(), 0.05, log=log)
         node.name, node.pg_url = name, pg_url
         node.env = {"PGAPPNAME": f"{prefix}-{name}"}  # its PostgreSQL sessions, by name
         node.extra = ["--node", name, "--redis", redis or redis_url, "--cluster-prefix", prefix]
-        node.extra += ["--lease-ttl", str(ttl)]
+        node.extra += ["--lease-ttl", str(ttl), "--drain-timeout", str(drain)]
         nodes.append(node)
         node.start(system_tables=system_tables)
         return node

@@ -261,6 +261,49 @@ def test_a_node_stopped_gracefully_hands_its_tables_over_at_once(
     audit(pg_url)
 
 
+def test_a_draining_node_plays_its_hands_to_the_end_then_hands_its_tables_over(
+    cluster: Callable[..., Node], pg_url: str
+) -> None:
+    """SIGTERM with a drain: the hand under way is played to its result on node-a (its
+    watcher sees it), no new hand is dealt there, then the table goes (``moved``) and node-b
+    deals the next hand."""
+    from tests.cluster.test_outages import ends_of
+
+    a = cluster("node-a", True, drain=120)
+    b = cluster("node-b", False)
+    table = "bots-tien-len"  # long hands: the signal lands in one
+    wait_for("node-a's Tiến lên bot table", lambda: table_of(a, table)["node"] == "node-a")
+    wait_for(
+        "a hand in play", lambda: table_of(a, table)["hand"] >= 1 and table_of(a, table)["in_hand"]
+    )
+    watcher = Client.guest(a, "xem")
+    watcher.connect()
+    watcher.send({"type": "join", "table": table})
+    view = watcher.until("table", 30)
+    hand = view["hand"]
+    assert view["view"] is not None and table_of(a, table)["in_hand"]
+    assert a.process is not None
+    a.process.send_signal(signal.SIGTERM)
+    result = watcher.until("result", 120)  # node-a plays the hand on to its end
+    assert result["hand"] == hand
+    moved = watcher.until("moved", 60)
+    assert moved == {"type": "moved", "table": table, "node": None, "url": None}
+    assert ends_of(pg_url, table).get(hand) == "settle"  # settled by node-a, before it let go
+    watcher.close()
+    a.process.wait(60)
+    log = a.log.read_text() if a.log else ""
+    assert "drains" in log and "drained" in log
+    wait_for(
+        "node-b to deal the next hand",
+        lambda: table_of(b, table)["node"] == "node-b" and table_of(b, table)["hand"] > hand,
+    )
+    hands = hands_by_table(pg_url, table)
+    assert hands == list(range(hands[0], hands[-1] + 1))
+    assert ends_of(pg_url, table).get(hand) == "settle"
+    b.stop()
+    audit(pg_url)
+
+
 def test_workers_start_n_nodes_and_a_dead_one_is_replaced(
     tmp_path: Path, pg_url: str, redis_url: str
 ) -> None:
