@@ -8,8 +8,8 @@ import time
 import pytest
 from playwright.sync_api import Page, WebSocket
 
-from tests.cluster.conftest import pg_url, redis_url  # noqa: F401 (fixtures)
-from tests.cluster.test_nodes import Node, cluster, playing_table, table_of, wait_for  # noqa: F401
+from tests.cluster.conftest import Node, cluster, pg_url, redis_url  # noqa: F401 (fixtures)
+from tests.cluster.test_nodes import playing_table, table_of, wait_for
 from tests.web.conftest import STOPS
 from tests.web.helpers import sign_in
 
