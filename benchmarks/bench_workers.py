@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 
 from benchmarks._machine import machine_note
+from benchmarks.hall_load import _cpu_seconds
 
 PG_URL = os.environ.get("SANH_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")
 
@@ -49,11 +50,6 @@ def _free_port(span: int = 1) -> int:
         except OSError:
             continue
         return port
-
-
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _tree(pid: int) -> list[int]:

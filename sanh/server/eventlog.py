@@ -40,9 +40,18 @@ from sanh.cluster.leases import LeaseLost, TableFence
 from sanh.ledger.model import TxHandle
 from sanh.ledger.store import LedgerStore, StoreTx, open_store
 
-__all__ = ["INSERT", "EventLog"]
+__all__ = ["INSERT", "EventLog", "hand_lineup"]
 
 log = logging.getLogger("sanh.eventlog")
+
+
+def hand_lineup(events: Sequence[dict[str, Any]]) -> list[tuple[int, str | None]]:
+    """(table seat, player id) of a logged hand's players: its opening event's seats (``None``
+    for an empty seat of a house round), then whoever sat in during the hand (``join``)."""
+    opening = events[0]
+    lineup = list(zip(opening["seats"], opening["players"], strict=True))
+    return lineup + [(e["seat"], e["player"]) for e in events if e.get("kind") == "join"]
+
 
 R = TypeVar("R")
 Row = tuple[str, int, int, str]

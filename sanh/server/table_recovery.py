@@ -23,6 +23,7 @@ from sanh.games.base import Roll, Shuffle
 from sanh.games.driver import chance_event
 from sanh.notation.history import config_from_json
 from sanh.notation.jsonable import event_from_json
+from sanh.server.eventlog import hand_lineup
 from sanh.server.table_types import RECENT_RECORDS, SeatSlot
 from sanh.texts import describe
 
@@ -114,9 +115,8 @@ class Recovery:
                 if drawn != logged:
                     raise ValueError(f"hand {hand}: a logged chance event disagrees with its seed")
             state = game.apply(state, logged)
-        lineup = list(zip(opening["seats"], opening["players"], strict=True))
         # Players who sat in during a house round's betting window (SitIn) are in the log too.
-        lineup += [(e["seat"], e["player"]) for e in events if e.get("kind") == "join"]
+        lineup = hand_lineup(events)
         seated = self._restore_seats(lineup)
         t.state = state
         seq = max([0, *(int(e.get("seq", 0)) for e in events if "seq" in e)])

@@ -19,7 +19,7 @@ from sanh.ledger.levels import level
 from sanh.ledger.model import ISSUER, Transfer, TransferCode, player_account, stake_account
 from sanh.ledger.players import Player, PlayerCode, PlayerRefused
 from sanh.ledger.store import StoreTx
-from sanh.server.eventlog import EventLog
+from sanh.server.eventlog import EventLog, hand_lineup
 from sanh.server.services import PlayerInfo
 
 if TYPE_CHECKING:
@@ -158,8 +158,7 @@ class TableRecords:
         events = self._events(table, hand)
         if not events or "seats" not in events[0]:
             return []
-        lineup = list(zip(events[0]["seats"], events[0]["players"], strict=True))
-        lineup += [(e["seat"], e["player"]) for e in events if e.get("kind") == "join"]
+        lineup = hand_lineup(events)
         return [(int(seat), str(player)) for seat, player in lineup if player is not None]
 
     def stakes_at(self, table: str) -> list[str]:
